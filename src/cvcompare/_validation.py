@@ -1,0 +1,156 @@
+"""Input validation shared by every public function.
+
+Each checker names the offending argument and says what was expected. Nothing is coerced
+silently: a value that looks like a percentage where a fraction is expected is refused,
+unless the caller states the scale explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = [
+    "check_array",
+    "check_int",
+    "check_probability",
+    "check_rope",
+    "check_scale",
+]
+
+
+def check_array(
+    x: object,
+    name: str,
+    *,
+    ndim: int | Sequence[int] = 1,
+    min_size: int | None = None,
+    axis_names: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Return ``x`` as a float array after checking dimensions, size and finiteness.
+
+    Parameters
+    ----------
+    x : array_like
+        The values to check.
+    name : str
+        The argument name used in error messages.
+    ndim : int or sequence of int
+        Allowed numbers of dimensions.
+    min_size : int, optional
+        Minimum length along the last axis (e.g. the number of folds).
+    axis_names : sequence of str, optional
+        Names of the axes, used in error messages (e.g. ``("data sets", "folds")``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not numeric.
+    ValueError
+        If the shape is wrong, the last axis is too short, or any value is NaN or infinite.
+    """
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: expected an array of real numbers ({exc})") from None
+    allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+    if arr.ndim not in allowed:
+        shape_desc = " x ".join(axis_names) if axis_names else f"{allowed} dimensions"
+        raise ValueError(
+            f"{name}: expected a {'/'.join(map(str, allowed))}-D array ({shape_desc}), "
+            f"got shape {arr.shape}"
+        )
+    if min_size is not None and (arr.ndim == 0 or arr.shape[-1] < min_size):
+        what = axis_names[-1] if axis_names else "values"
+        got = 0 if arr.ndim == 0 else arr.shape[-1]
+        raise ValueError(f"{name}: expected at least {min_size} {what}, got {got}")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{name}: all values must be finite, found {arr[idx]} at index {idx} "
+            f"({int(bad.sum())} non-finite value(s) in all)"
+        )
+    return arr
+
+
+def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.ndarray:
+    """Check that accuracies or their differences are on the stated scale.
+
+    Parameters
+    ----------
+    arr : numpy.ndarray
+        Accuracies (in [0, 1]) or differences of accuracies (in [-1, 1]).
+    name : str
+        The argument name used in error messages.
+    scale : {"fraction", "percent"}
+        ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
+        are divided by 100.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values as fractions.
+    """
+    if scale == "fraction":
+        if np.any(np.abs(arr) > 1):
+            raise ValueError(
+                f"{name}: values must be fractions in [-1, 1] (accuracies or their "
+                f"differences), found max |value| = {np.max(np.abs(arr)):g}; if these are "
+                "percentages pass scale='percent'"
+            )
+        return arr
+    if scale == "percent":
+        if np.any(np.abs(arr) > 100):
+            raise ValueError(
+                f"{name}: percentages must lie in [-100, 100], found max |value| = "
+                f"{np.max(np.abs(arr)):g}"
+            )
+        return arr / 100.0
+    raise ValueError(f"scale: expected 'fraction' or 'percent', got {scale!r}")
+
+
+def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
+    """Check a region of practical equivalence and return it as ``(low, high)``.
+
+    A rope must be an interval ``(low, high)`` with ``low <= 0 <= high`` and finite ends;
+    ``(0, 0)`` is allowed and means no rope.
+    """
+    try:
+        low, high = (float(v) for v in rope)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name}: expected an interval (low, high) of two numbers, got {rope!r}"
+        ) from None
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise ValueError(f"{name}: both ends must be finite, got ({low}, {high})")
+    if not low <= 0.0 <= high:
+        raise ValueError(
+            f"{name}: expected an interval (low, high) with low <= 0 <= high, got ({low}, {high})"
+        )
+    return low, high
+
+
+def check_probability(p: object, name: str, *, open_low: bool = True, open_high: bool = True) -> float:
+    """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
+    try:
+        val = float(p)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a number in (0, 1), got {p!r}") from None
+    low_ok = val > 0 if open_low else val >= 0
+    high_ok = val < 1 if open_high else val <= 1
+    if not (low_ok and high_ok and np.isfinite(val)):
+        lo = "(" if open_low else "["
+        hi = ")" if open_high else "]"
+        raise ValueError(f"{name}: expected a number in {lo}0, 1{hi}, got {val}")
+    return val
+
+
+def check_int(v: object, name: str, *, minimum: int | None = None) -> int:
+    """Check an integer argument (not a bool, not a float) and an optional minimum."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{name}: expected an integer, got {v!r}")
+    if minimum is not None and v < minimum:
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {v}")
+    return int(v)
