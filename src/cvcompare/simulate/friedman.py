@@ -1,0 +1,245 @@
+"""Friedman's benchmark functions as classification problems, and LDA vs CART on them.
+
+Friedman (1991) defines three regression functions (the same as R's ``mlbench`` and
+scikit-learn's ``make_friedman1/2/3``). Corani et al. (2017), Sec. 4.7, turn each into a
+binary problem by thresholding ``y`` at its median, estimated once per function on 10,000
+instances, and vary noise sd, sample size and the number of added standard-normal
+features over 54 settings (Table 4). The true difference of accuracy between LDA and CART
+in a setting is measured on fresh data (:func:`friedman_ground_truth`).
+
+The median of each function is estimated with the function's original noise sd (1, 125,
+0.1) from a fixed seed (:data:`MEDIAN_SEED`), so it is the same in every replication.
+
+References
+----------
+Friedman, J. H. (1991), *Multivariate adaptive regression splines*, Ann. Statist. 19(1).
+Corani, Benavoli, Demšar, Mangili & Zaffalon (2017), Sec. 4.7 and Table 4.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+from .._validation import check_int
+from ..seeding import RngLike, as_generator
+from .pruned_tree import OneSETreeClassifier
+
+__all__ = [
+    "FRIEDMAN_LEARNERS",
+    "MEDIAN_SEED",
+    "FriedmanSetting",
+    "GroundTruth",
+    "friedman_data",
+    "friedman_ground_truth",
+    "friedman_median",
+    "friedman_regression",
+    "friedman_settings",
+    "make_learner",
+]
+
+#: Seed of the 10,000 instances on which each function's median is estimated.
+MEDIAN_SEED = 19910301
+_ORIGINAL_NOISE = {1: 1.0, 2: 125.0, 3: 0.1}
+_N_BASE_FEATURES = {1: 10, 2: 4, 3: 4}
+
+
+@dataclass(frozen=True)
+class FriedmanSetting:
+    """One setting of Table 4: function, noise sd, sample size, added random features."""
+
+    function: int
+    noise: float
+    n: int
+    n_random: int
+
+    def __post_init__(self) -> None:
+        if self.function not in (1, 2, 3):
+            raise ValueError(f"function: expected 1, 2 or 3, got {self.function!r}")
+        check_int(self.n, "n", minimum=2)
+        check_int(self.n_random, "n_random", minimum=0)
+        if not (np.isfinite(self.noise) and self.noise >= 0):
+            raise ValueError(f"noise: expected a finite sd >= 0, got {self.noise!r}")
+
+    @property
+    def id(self) -> str:
+        """A stable label, e.g. ``"F1_sd1_n100_r20"``."""
+        return f"F{self.function}_sd{self.noise:g}_n{self.n}_r{self.n_random}"
+
+
+def friedman_settings() -> list[FriedmanSetting]:
+    """The 54 settings of Corani et al. (2017), Table 4 (18 per function).
+
+    Noise sd: half, once and twice the original (1, 125, 0.1); ``n`` in {30, 100, 1000};
+    0 or 20 added standard-normal features.
+    """
+    return [
+        FriedmanSetting(function=f, noise=factor * _ORIGINAL_NOISE[f], n=n, n_random=r)
+        for f in (1, 2, 3)
+        for factor in (0.5, 1.0, 2.0)
+        for n in (30, 100, 1000)
+        for r in (0, 20)
+    ]
+
+
+def friedman_regression(X: np.ndarray, function: int) -> np.ndarray:
+    """Noise-free value of Friedman's function ``function`` on the base features ``X``.
+
+    ``F#1 = 10 sin(pi x1 x2) + 20 (x3 - 0.5)^2 + 10 x4 + 5 x5``;
+    ``F#2 = sqrt(x1^2 + (x2 x3 - 1 / (x2 x4))^2)``;
+    ``F#3 = arctan((x2 x3 - 1 / (x2 x4)) / x1)``.
+    """
+    if function == 1:
+        return (
+            10 * np.sin(np.pi * X[:, 0] * X[:, 1])
+            + 20 * (X[:, 2] - 0.5) ** 2
+            + 10 * X[:, 3]
+            + 5 * X[:, 4]
+        )
+    inner = X[:, 1] * X[:, 2] - 1.0 / (X[:, 1] * X[:, 3])
+    if function == 2:
+        return np.sqrt(X[:, 0] ** 2 + inner**2)
+    if function == 3:
+        return np.arctan(inner / X[:, 0])
+    raise ValueError(f"function: expected 1, 2 or 3, got {function!r}")
+
+
+def _base_features(gen: np.random.Generator, n: int, function: int) -> np.ndarray:
+    if function == 1:
+        return gen.random((n, 10))
+    u = gen.random((n, 4))
+    low = np.array([0.0, 40 * np.pi, 0.0, 1.0])
+    high = np.array([100.0, 560 * np.pi, 1.0, 11.0])
+    return low + u * (high - low)
+
+
+def _regression_sample(
+    gen: np.random.Generator, n: int, function: int, noise: float
+) -> tuple[np.ndarray, np.ndarray]:
+    X = _base_features(gen, n, function)
+    return X, friedman_regression(X, function) + noise * gen.standard_normal(n)
+
+
+@functools.cache
+def friedman_median(function: int, *, n: int = 10_000, seed: int = MEDIAN_SEED) -> float:
+    """The class threshold of a function: the median of ``y`` over ``n`` instances.
+
+    Uses the function's original noise sd and a fixed seed, so it is computed once.
+    """
+    gen = np.random.default_rng(seed)
+    _, y = _regression_sample(gen, n, function, _ORIGINAL_NOISE[function])
+    return float(np.median(y))
+
+
+def friedman_data(
+    setting: FriedmanSetting, rng: RngLike, *, n: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sample a classification data set of a setting.
+
+    Parameters
+    ----------
+    setting : FriedmanSetting
+    rng : int, numpy.random.SeedSequence or numpy.random.Generator
+    n : int, optional
+        Number of instances; ``setting.n`` by default (a larger ``n`` draws a test set).
+
+    Returns
+    -------
+    X : numpy.ndarray
+        ``(n, p)``: the base features (10 for F#1, 4 for F#2/F#3) then ``n_random``
+        standard-normal features.
+    y : numpy.ndarray
+        ``(n,)`` class, 1 when the noisy response exceeds the function's median.
+    """
+    gen = as_generator(rng)
+    n = setting.n if n is None else check_int(n, "n", minimum=1)
+    X, y = _regression_sample(gen, n, setting.function, setting.noise)
+    if setting.n_random:
+        X = np.hstack([X, gen.standard_normal((n, setting.n_random))])
+    return X, (y > friedman_median(setting.function)).astype(np.int8)
+
+
+class _LDA(LinearDiscriminantAnalysis):
+    """LDA that stays quiet about collinear features (expected when n is close to p)."""
+
+    def fit(self, X, y):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Variables are collinear")
+            return super().fit(X, y)
+
+
+def _make_lda(gen: np.random.Generator) -> LinearDiscriminantAnalysis:
+    return _LDA()
+
+
+def _make_cart(gen: np.random.Generator) -> OneSETreeClassifier:
+    return OneSETreeClassifier(rng=gen)
+
+
+#: Learners of the Friedman experiments: ``name -> factory(generator) -> estimator``.
+FRIEDMAN_LEARNERS: Mapping = {"lda": _make_lda, "cart": _make_cart}
+
+
+def make_learner(name: str):
+    """Factory of a Friedman learner by name (``"lda"`` or ``"cart"``)."""
+    if name not in FRIEDMAN_LEARNERS:
+        raise ValueError(f"learner: expected one of {sorted(FRIEDMAN_LEARNERS)}, got {name!r}")
+    return FRIEDMAN_LEARNERS[name]
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """The true difference of accuracy of two learners in one setting.
+
+    Attributes
+    ----------
+    delta : float
+        Mean over repetitions of ``acc_a - acc_b`` on a fresh test set.
+    std_err : float
+        Its Monte Carlo standard error (sd of the repetitions / sqrt(repetitions)).
+    repetitions : int
+    """
+
+    delta: float
+    std_err: float
+    repetitions: int
+
+
+def friedman_ground_truth(
+    setting: FriedmanSetting,
+    rng: RngLike,
+    *,
+    learners: tuple[str, str] = ("lda", "cart"),
+    repetitions: int = 500,
+    n_test: int = 5000,
+) -> GroundTruth:
+    """Measure the true accuracy difference of two learners in a setting.
+
+    Each repetition trains both learners on a fresh sample of ``setting.n`` instances and
+    tests them on ``n_test`` fresh instances.
+
+    References
+    ----------
+    Corani et al. (2017), Sec. 4.7, "Measuring delta_i" (500 repetitions, 5000 test
+    instances).
+    """
+    repetitions = check_int(repetitions, "repetitions", minimum=2)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    make_a, make_b = (make_learner(name) for name in learners)
+    gen = as_generator(rng)
+    diffs = np.empty(repetitions)
+    for j in range(repetitions):
+        X, y = friedman_data(setting, gen)
+        X_test, y_test = friedman_data(setting, gen, n=n_test)
+        acc = [np.mean(make(gen).fit(X, y).predict(X_test) == y_test) for make in (make_a, make_b)]
+        diffs[j] = acc[0] - acc[1]
+    return GroundTruth(
+        delta=float(diffs.mean()),
+        std_err=float(diffs.std(ddof=1) / np.sqrt(repetitions)),
+        repetitions=repetitions,
+    )

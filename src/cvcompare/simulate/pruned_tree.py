@@ -1,0 +1,200 @@
+"""A classification tree pruned by the one-standard-error rule, after R's ``rpart``.
+
+The tree is grown by scikit-learn (Gini splits, ``minsplit = 20``, ``minbucket = 7``, the
+``rpart`` defaults) and then pruned as ``rpart`` does, by cost-complexity on the
+misclassification risk:
+
+1. weakest-link pruning of the grown tree gives the nested subtrees and the complexity
+   values ``cp`` (relative to the root's risk) at which each is optimal; only subtrees
+   with ``cp >= cp_min = 0.01`` (``rpart``'s default ``cp``) are candidates;
+2. internal 10-fold cross-validation scores every candidate at the geometric mean of its
+   ``cp`` interval (``rpart``'s ``xval``), giving the cross-validated error ``xerror``
+   and its standard error ``xstd = sqrt(xerror (1 - xerror) / n)``;
+3. the chosen subtree is the smallest one with ``xerror <= min(xerror) + xstd`` at the
+   minimum (the one-standard-error rule).
+
+Differences from ``rpart``: the grown tree is not stopped early at ``cp_min`` (candidates
+below it are discarded instead, which gives the same candidate set except when a split
+with a small gain enables a large later gain), surrogate splits are not used (the data
+have no missing values) and scikit-learn breaks ties between equally good splits at
+random.
+
+References
+----------
+Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression Trees*, Ch. 3
+(weakest-link pruning, the 1-SE rule). Therneau & Atkinson, *An Introduction to Recursive
+Partitioning Using the RPART Routines* (``cp``, ``xval``, ``xerror``, ``xstd``).
+Corani et al. (2017), Sec. 4.7 (the CART learner of the Friedman experiments).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.tree import DecisionTreeClassifier
+
+from ..seeding import RngLike, as_generator
+
+__all__ = ["OneSETreeClassifier", "weakest_link_cp"]
+
+_INT32_MAX = 2**31 - 1
+
+
+def weakest_link_cp(tree) -> np.ndarray:
+    """Relative complexity at which every node of a fitted tree becomes a leaf.
+
+    Parameters
+    ----------
+    tree : sklearn.tree._tree.Tree
+        The ``tree_`` attribute of a fitted :class:`~sklearn.tree.DecisionTreeClassifier`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n_nodes,)``: node ``t`` is a leaf or pruned away in the optimal subtree for every
+        ``cp >= result[t]`` (``cp = alpha / R(root)``, ``R`` the misclassification count);
+        0 for the leaves of the grown tree. Along any root-to-leaf path the values are
+        non-increasing.
+    """
+    left, right = tree.children_left, tree.children_right
+    n_nodes = left.size
+    counts = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
+    risk = tree.weighted_n_node_samples - counts.max(axis=1)
+    root_risk = max(risk[0], 1e-12)
+    # descendant matrix: desc[a, t] is True when t is in the subtree of a (a included).
+    # Node ids are in depth-first preorder, so parents come before children.
+    parent = np.full(n_nodes, -1)
+    internal = np.flatnonzero(left >= 0)
+    parent[left[internal]] = internal
+    parent[right[internal]] = internal
+    desc = np.eye(n_nodes, dtype=bool)
+    for t in range(n_nodes - 1, 0, -1):
+        desc[parent[t]] |= desc[t]
+    strict = desc & ~np.eye(n_nodes, dtype=bool)
+    collapse = np.zeros(n_nodes)
+    active = left >= 0  # internal nodes of the current subtree
+    is_leaf = ~active
+    while active.any():
+        leaf_risk = desc.astype(float) @ np.where(is_leaf, risk, 0.0)
+        n_leaves = desc.astype(float) @ is_leaf
+        gain = np.full(n_nodes, np.inf)
+        gain[active] = (risk[active] - leaf_risk[active]) / (n_leaves[active] - 1.0)
+        g_min = gain.min()
+        weakest = active & (gain <= g_min + 1e-9 * root_risk)
+        # collapse the weakest nodes: every internal node below them disappears with them
+        # (the weakest-link values are non-decreasing, so values stay non-increasing along
+        # every root-to-leaf path)
+        below = desc[weakest].any(axis=0)
+        collapse[below & active] = g_min / root_risk
+        active &= ~below
+        # nested weakest nodes (equal gains): only the topmost becomes a leaf
+        is_leaf = (is_leaf & ~below) | (weakest & ~strict[weakest].any(axis=0))
+    return collapse
+
+
+def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
+    """For every ``cp`` and node, the node of the pruned tree that contains it.
+
+    Returns ``(len(cps), n_nodes)`` node ids: the shallowest ancestor (inclusive) whose
+    collapse value is ``<= cp``, or the node itself.
+    """
+    left, right = tree.children_left, tree.children_right
+    n_nodes = left.size
+    rep = np.tile(np.arange(n_nodes), (cps.size, 1))
+    collapsed = collapse[None, :] <= cps[:, None]
+    for t in range(n_nodes):  # preorder: parents first
+        if left[t] >= 0:
+            for child in (left[t], right[t]):
+                rep[:, child] = np.where(collapsed[:, t], rep[:, t], child)
+    return rep
+
+
+def _node_classes(tree, classes: np.ndarray) -> np.ndarray:
+    return classes[np.argmax(tree.value[:, 0, :], axis=1)]
+
+
+class OneSETreeClassifier:
+    """CART with ``rpart``'s defaults and the one-standard-error pruning rule.
+
+    Parameters
+    ----------
+    rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Draws the internal cross-validation folds and the seeds of the grown trees.
+    xval : int
+        Internal cross-validation folds (>= 2), 10 as in ``rpart``.
+    cp_min : float
+        Smallest relative complexity considered (``rpart``'s ``cp``), 0.01.
+    min_split, min_leaf : int
+        ``rpart``'s ``minsplit`` (20) and ``minbucket`` (``round(minsplit / 3)`` = 7).
+
+    References
+    ----------
+    Breiman et al. (1984), Sec. 3.4 (1-SE rule); Therneau & Atkinson (rpart).
+    """
+
+    def __init__(
+        self,
+        *,
+        rng: RngLike,
+        xval: int = 10,
+        cp_min: float = 0.01,
+        min_split: int = 20,
+        min_leaf: int = 7,
+    ) -> None:
+        self._gen = as_generator(rng)
+        self.xval = xval
+        self.cp_min = cp_min
+        self.min_split = min_split
+        self.min_leaf = min_leaf
+
+    def _grow(self, X: np.ndarray, y: np.ndarray) -> DecisionTreeClassifier:
+        return DecisionTreeClassifier(
+            min_samples_split=self.min_split,
+            min_samples_leaf=self.min_leaf,
+            max_depth=30,
+            random_state=int(self._gen.integers(_INT32_MAX)),
+        ).fit(X, y)
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> OneSETreeClassifier:
+        """Grow, cross-validate and prune the tree."""
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y)
+        n = y.size
+        full = self._grow(X, y)
+        collapse = weakest_link_cp(full.tree_)
+        cuts = np.unique(collapse[collapse >= self.cp_min])[::-1]  # decreasing
+        cps = np.append(cuts, self.cp_min) if cuts.size == 0 or cuts[-1] > self.cp_min else cuts
+        # evaluate each candidate inside its interval [cps[i], cps[i-1])
+        probes = np.concatenate([[np.inf], np.sqrt(cps[1:] * cps[:-1])])
+        chosen = cps[0]
+        if cps.size > 1:
+            errors = np.zeros(cps.size)
+            folds = self._gen.permutation(np.arange(n) % self.xval)
+            for v in range(self.xval):
+                test = folds == v
+                if not test.any():  # fewer instances than folds: leave-one-out
+                    continue
+                tree = self._grow(X[~test], y[~test])
+                rep = _pruned_leaf_map(tree.tree_, weakest_link_cp(tree.tree_), probes)
+                node_class = _node_classes(tree.tree_, tree.classes_)
+                leaves = tree.apply(X[test])
+                errors += (node_class[rep[:, leaves]] != y[test][None, :]).sum(axis=1)
+            xerror = errors / n
+            best = int(np.argmin(xerror))
+            xstd = np.sqrt(xerror[best] * (1.0 - xerror[best]) / n)
+            chosen = cps[int(np.argmax(xerror <= xerror[best] + xstd + 1e-12))]
+        self.tree_ = full
+        self.classes_ = full.classes_
+        self.cp_ = float(chosen)
+        self._leaf_map = _pruned_leaf_map(full.tree_, collapse, np.array([chosen]))[0]
+        self._node_class = _node_classes(full.tree_, full.classes_)
+        return self
+
+    @property
+    def n_leaves_(self) -> int:
+        """Number of leaves of the pruned tree."""
+        return int(np.unique(self._leaf_map[self.tree_.tree_.children_left < 0]).size)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predict with the pruned tree."""
+        leaves = self.tree_.apply(np.asarray(X, dtype=float))
+        return self._node_class[self._leaf_map[leaves]]

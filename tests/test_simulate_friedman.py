@@ -1,0 +1,251 @@
+"""Friedman-function data, the 1-SE pruned tree, ground truth and the friedman scenario."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
+from sklearn.tree import DecisionTreeClassifier
+
+from cvcompare.simulate.friedman import (
+    MEDIAN_SEED,
+    FriedmanSetting,
+    friedman_data,
+    friedman_ground_truth,
+    friedman_median,
+    friedman_regression,
+    friedman_settings,
+)
+from cvcompare.simulate.pruned_tree import OneSETreeClassifier, weakest_link_cp
+from cvcompare.simulate.scenario import simulate_comparison
+
+
+@pytest.mark.parametrize(
+    "function, maker", [(1, make_friedman1), (2, make_friedman2), (3, make_friedman3)]
+)
+def test_functions_equal_scikit_learn(function, maker):
+    X, y = maker(n_samples=500, noise=0.0, random_state=function)
+    assert np.allclose(friedman_regression(X, function), y, rtol=1e-12, atol=1e-12)
+
+
+def test_feature_ranges_and_shapes():
+    s1 = FriedmanSetting(function=1, noise=1.0, n=2000, n_random=20)
+    X, y = friedman_data(s1, rng=1)
+    assert X.shape == (2000, 30) and y.shape == (2000,)
+    assert X[:, :10].min() >= 0 and X[:, :10].max() <= 1
+    # the added features are standard normal: 4 standard errors on mean and sd
+    assert abs(X[:, 10:].mean()) < 4 / np.sqrt(2000 * 20)
+    assert abs(X[:, 10:].std() - 1) < 4 / np.sqrt(2 * 2000 * 20)
+    X2, _ = friedman_data(FriedmanSetting(function=2, noise=125.0, n=2000, n_random=0), rng=1)
+    assert X2.shape == (2000, 4)
+    low, high = [0, 40 * np.pi, 0, 1], [100, 560 * np.pi, 1, 11]
+    assert np.all(X2.min(axis=0) >= low) and np.all(X2.max(axis=0) <= high)
+
+
+def test_the_54_settings_of_table_4():
+    settings = friedman_settings()
+    assert len(settings) == 54 and len({s.id for s in settings}) == 54
+    for f, noises in ((1, {0.5, 1, 2}), (2, {62.5, 125, 250}), (3, {0.05, 0.1, 0.2})):
+        mine = [s for s in settings if s.function == f]
+        assert len(mine) == 18
+        assert {s.noise for s in mine} == noises
+        assert {s.n for s in mine} == {30, 100, 1000}
+        assert {s.n_random for s in mine} == {0, 20}
+
+
+@pytest.mark.parametrize("function", [1, 2, 3])
+def test_class_balance_is_one_half(function):
+    # Fresh data (a different seed from the median's): the share of class 1 is 1/2 up to
+    # the binomial error of the N instances and the error of the median estimated on
+    # 10,000 instances (which moves P(y > median) by about 0.5 / sqrt(10,000)).
+    n = 20_000
+    setting = FriedmanSetting(
+        function=function, noise=[1.0, 125.0, 0.1][function - 1], n=n, n_random=0
+    )
+    _, y = friedman_data(setting, rng=MEDIAN_SEED + 1)
+    se = np.sqrt(0.25 / n + 0.25 / 10_000)
+    assert abs(y.mean() - 0.5) < 4 * se
+    assert friedman_median(function) == friedman_median(function)  # cached, fixed seed
+
+
+def _dp_optimal_leaves(tree, alpha):
+    """Brute force: the smallest subtree minimising R(T) + alpha |leaves(T)|."""
+    counts = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
+    risk = tree.weighted_n_node_samples - counts.max(axis=1)
+
+    def best(t):
+        if tree.children_left[t] < 0:
+            return risk[t] + alpha, [t]
+        cost_l, leaves_l = best(tree.children_left[t])
+        cost_r, leaves_r = best(tree.children_right[t])
+        if risk[t] + alpha <= cost_l + cost_r + 1e-9:
+            return risk[t] + alpha, [t]
+        return cost_l + cost_r, leaves_l + leaves_r
+
+    return set(best(0)[1]), risk[0]
+
+
+def _predict_with_leaves(fitted, X, leaves):
+    """Walk each sample down from the root until it reaches one of ``leaves``."""
+    tree = fitted.tree_
+    out = []
+    for path in fitted.decision_path(X):
+        node = next(t for t in path.indices if t in leaves)  # indices are in preorder
+        out.append(fitted.classes_[np.argmax(tree.value[node, 0])])
+    return np.array(out)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("min_leaf", [3, 7])
+def test_weakest_link_equals_brute_force_optimal_subtrees(seed, min_leaf):
+    # min_leaf = 7 (rpart's minbucket) grows nested splits with zero gain, whose nodes
+    # are weakest links at the same time
+    X, y = friedman_data(
+        FriedmanSetting(function=1 + seed, noise=[1.0, 125.0, 0.1][seed], n=400, n_random=5),
+        rng=seed,
+    )
+    tree = (
+        DecisionTreeClassifier(min_samples_leaf=min_leaf, min_samples_split=20, random_state=seed)
+        .fit(X, y)
+        .tree_
+    )
+    collapse = weakest_link_cp(tree)
+    leaves_full = np.flatnonzero(tree.children_left < 0)
+    for cp in np.random.default_rng(seed).uniform(0, 1.2 * collapse.max(), 40):
+        leaves, root_risk = _dp_optimal_leaves(tree, cp * root_risk_of(tree))
+        # pruned tree at cp: nodes with collapse <= cp whose parent is not collapsed,
+        # i.e. the shallowest collapsed node on each path
+        mine = set()
+        for leaf in leaves_full:
+            path = _path_to(tree, leaf)
+            mine.add(next(t for t in path if collapse[t] <= cp))
+        assert mine == leaves
+
+
+def root_risk_of(tree):
+    counts = tree.value[0, 0] * tree.weighted_n_node_samples[0]
+    return tree.weighted_n_node_samples[0] - counts.max()
+
+
+def _path_to(tree, leaf):
+    parent = {}
+    for t in range(tree.node_count):
+        if tree.children_left[t] >= 0:
+            parent[tree.children_left[t]] = t
+            parent[tree.children_right[t]] = t
+    path = [leaf]
+    while path[-1] in parent:
+        path.append(parent[path[-1]])
+    return path[::-1]
+
+
+def test_one_se_choice_equals_an_explicit_reimplementation():
+    # Re-derive the choice with brute-force pruning (DP) and explicit loops, replaying the
+    # classifier's random stream: full-tree seed, internal fold permutation, fold seeds.
+    X, y = friedman_data(FriedmanSetting(function=1, noise=1.0, n=300, n_random=20), rng=3)
+    model = OneSETreeClassifier(rng=np.random.default_rng(42)).fit(X, y)
+    gen = np.random.default_rng(42)
+
+    def grow(Xs, ys):
+        return DecisionTreeClassifier(
+            min_samples_split=20,
+            min_samples_leaf=7,
+            max_depth=30,
+            random_state=int(gen.integers(2**31 - 1)),
+        ).fit(Xs, ys)
+
+    full = grow(X, y)
+    cps = sorted({c for c in weakest_link_cp(full.tree_) if c >= 0.01}, reverse=True)
+    if cps[-1] > 0.01:
+        cps.append(0.01)
+    probes = [np.inf] + [np.sqrt(a * b) for a, b in zip(cps[1:], cps[:-1], strict=True)]
+    folds = gen.permutation(np.arange(y.size) % 10)
+    errors = np.zeros(len(cps))
+    for v in range(10):
+        test = folds == v
+        tree = grow(X[~test], y[~test])
+        for i, cp in enumerate(probes):
+            alpha = 1e300 if np.isinf(cp) else cp * root_risk_of(tree.tree_)
+            leaves, _ = _dp_optimal_leaves(tree.tree_, alpha)
+            errors[i] += np.sum(_predict_with_leaves(tree, X[test], leaves) != y[test])
+    xerror = errors / y.size
+    best = int(np.argmin(xerror))
+    threshold = xerror[best] + np.sqrt(xerror[best] * (1 - xerror[best]) / y.size)
+    chosen = next(cp for cp, e in zip(cps, xerror, strict=True) if e <= threshold + 1e-12)
+    assert model.cp_ == pytest.approx(chosen)
+    leaves, _ = _dp_optimal_leaves(full.tree_, chosen * root_risk_of(full.tree_))
+    assert np.array_equal(model.predict(X), _predict_with_leaves(full, X, leaves))
+
+
+def test_one_se_tree_finds_a_single_clean_split():
+    gen = np.random.default_rng(0)
+    X = gen.random((400, 6))
+    y = (X[:, 2] > 0.5).astype(int)
+    model = OneSETreeClassifier(rng=1).fit(X, y)
+    assert model.n_leaves_ == 2
+    X_new = gen.random((1000, 6))
+    assert np.array_equal(model.predict(X_new), (X_new[:, 2] > 0.5).astype(int))
+
+
+def test_ground_truth_of_identical_learners_is_exactly_zero():
+    s = FriedmanSetting(function=2, noise=125.0, n=30, n_random=0)
+    gt = friedman_ground_truth(s, rng=1, learners=("lda", "lda"), repetitions=3, n_test=200)
+    assert gt.delta == 0.0 and gt.std_err == 0.0 and gt.repetitions == 3
+
+
+def test_ground_truth_is_reproducible_and_has_its_standard_error():
+    s = FriedmanSetting(function=3, noise=0.1, n=100, n_random=0)
+    a = friedman_ground_truth(s, rng=4, repetitions=4, n_test=500)
+    b = friedman_ground_truth(s, rng=4, repetitions=4, n_test=500)
+    assert a == b and a.std_err > 0
+    with pytest.raises(ValueError, match="repetitions: expected an integer >= 2"):
+        friedman_ground_truth(s, rng=4, repetitions=1)
+
+
+def _truth():
+    return {s.id: 0.01 * i for i, s in enumerate(friedman_settings())}
+
+
+def test_friedman_scenario_draws_per_function_and_uses_the_ground_truth():
+    scen = {
+        "generator": {
+            "name": "friedman",
+            "per_function": 1,
+            "settings": [s.id for s in friedman_settings() if s.n == 30],
+        },
+        "cv": {"runs": 1, "folds": 3},
+    }
+    truth = _truth()
+    sim = simulate_comparison(scen, q=3, rng=2, ground_truth=truth)
+    assert sim.diffs.shape == (3, 3)
+    assert [label[:2] for label in sim.labels] == ["F1", "F2", "F3"]
+    assert np.array_equal(sim.true_delta, [truth[label] for label in sim.labels])
+    assert np.all(sim.n_instances == 30) and np.allclose(sim.rho, 1 / 3)
+    again = simulate_comparison(scen, q=3, rng=2, ground_truth=truth)
+    assert np.array_equal(sim.diffs, again.diffs) and sim.labels == again.labels
+
+
+@pytest.mark.parametrize(
+    "generator, q, kwargs, match",
+    [
+        ({"name": "friedman", "per_function": 12}, 30, {"ground_truth": {}}, "q: expected 3 "),
+        ({"name": "friedman", "settings": ["F9"]}, 1, {}, "generator.settings: unknown"),
+        ({"name": "friedman"}, 2, {}, "ground_truth: no true difference"),
+        ({"name": "friedman", "learners": ["lda", "svm"]}, 2, {}, "generator.learners"),
+        ({"name": "friedman", "ground_truth": [0.1]}, 2, {}, "generator.ground_truth: expected"),
+    ],
+)
+def test_friedman_scenario_errors(generator, q, kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        simulate_comparison({"generator": generator}, q=q, rng=1, **kwargs)
+
+
+def test_friedman_scenario_refuses_delta_and_sizes():
+    with pytest.raises(ValueError, match="n_instances: not used by the 'friedman'"):
+        simulate_comparison({"generator": {"name": "friedman"}, "n_instances": 30}, q=2, rng=1)
+
+
+def test_one_se_tree_with_fewer_instances_than_internal_folds():
+    # 8 instances, 10 internal folds: cross-validation degenerates to leave-one-out
+    X = np.arange(8.0)[:, None]
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    model = OneSETreeClassifier(rng=1, min_split=2, min_leaf=1).fit(X, y)
+    assert np.array_equal(model.predict(X), y)

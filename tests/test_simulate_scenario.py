@@ -1,0 +1,135 @@
+"""simulate_comparison: shapes, seeding, regeneration, sign conventions, validation."""
+
+import numpy as np
+import pytest
+
+from cvcompare.simulate.scenario import SimulatedComparison, simulate_comparison
+
+H = {
+    "generator": {"name": "nb_features", "theta_star": 0.9},
+    "delta": {"distribution": "cauchy", "location": 0.0, "scale": 0.01 / 6, "cap": 0.1},
+    "n_instances": 500,
+    "cv": {"runs": 10, "folds": 10},
+}
+P = {
+    "generator": {"name": "bn_vs_zeror"},
+    "delta": {"distribution": "cauchy", "location": 0.02, "scale": 0.02, "cap": 0.5},
+    "n_instances": [25, 50, 100, 250, 500, 1000],
+    "cv": {"runs": 1, "folds": 10},
+}
+
+
+def test_h_scenario_shapes_and_fields():
+    sim = simulate_comparison(H, q=20, rng=1)
+    assert isinstance(sim, SimulatedComparison)
+    assert sim.diffs.shape == sim.acc_a.shape == sim.acc_b.shape == (20, 100)
+    assert np.array_equal(sim.diffs, sim.acc_a - sim.acc_b)
+    assert np.allclose(sim.rho, 0.1)
+    assert np.all(sim.n_instances == 500)
+    assert np.all(np.abs(sim.true_delta) <= 0.1)
+    assert sim.labels == ()
+
+
+def test_same_seed_same_output_for_every_field():
+    a, b = simulate_comparison(P, q=30, rng=5), simulate_comparison(P, q=30, rng=5)
+    for field in ("diffs", "acc_a", "acc_b", "rho", "true_delta", "n_instances"):
+        assert np.array_equal(getattr(a, field), getattr(b, field))
+    assert not np.array_equal(a.diffs, simulate_comparison(P, q=30, rng=6).diffs)
+
+
+def test_sizes_are_drawn_from_the_list():
+    sim = simulate_comparison(P, q=600, rng=2)
+    counts = np.array([np.sum(sim.n_instances == s) for s in (25, 50, 100, 250, 500, 1000)])
+    # each size has probability 1/6: 4 binomial standard errors
+    assert np.all(np.abs(counts / 600 - 1 / 6) < 4 * np.sqrt((1 / 6) * (5 / 6) / 600))
+
+
+def test_degenerate_data_sets_are_regenerated_and_counted():
+    # 2-fold CV of 8 instances, theta* = 0.9, delta = 0: F and G often predict every test
+    # instance alike, so many data sets are degenerate
+    scen = {
+        "generator": {"name": "nb_features"},
+        "delta": {"distribution": "fixed", "value": 0.0},
+        "n_instances": 8,
+        "cv": {"runs": 1, "folds": 2},
+    }
+    sim = simulate_comparison(scen, q=200, rng=3)
+    assert sim.n_regenerated > 0
+    assert not np.any(np.all(sim.diffs == 0, axis=1))
+    off = dict(scen, generator={"name": "nb_features", "regenerate_degenerate": False})
+    kept = simulate_comparison(off, q=200, rng=3)
+    assert kept.n_regenerated == 0 and np.any(np.all(kept.diffs == 0, axis=1))
+
+
+def test_regeneration_gives_up_when_every_draw_is_degenerate():
+    scen = {
+        "generator": {"name": "nb_features", "theta_star": 1.0},
+        "delta": {"distribution": "fixed", "value": 0.0},
+        "n_instances": 20,
+        "cv": {"runs": 1, "folds": 2},
+    }
+    with pytest.raises(RuntimeError, match="regenerate_degenerate"):
+        simulate_comparison(scen, q=1, rng=1)
+
+
+def test_negative_delta_is_swapped_for_the_bn_generator():
+    # theta = 0.5 + |delta| = 0.8 with the learners swapped: E[diff] = 0.5 - 0.8 plus the
+    # zeroR CV term (at most ~0.013 at n = 1000, see test_simulate_cv), so the mean
+    # difference is close to -0.3 and the accuracies in slot b are the network's
+    scen = dict(P, delta={"distribution": "fixed", "value": -0.3}, n_instances=1000)
+    sim = simulate_comparison(scen, q=20, rng=4)
+    assert abs(sim.diffs.mean() + 0.3) < 0.03
+    assert np.all(sim.acc_b.mean(axis=1) > 0.7)
+    err = dict(scen, generator={"name": "bn_vs_zeror", "negative_delta": "error"})
+    with pytest.raises(ValueError, match="negative_delta='error'"):
+        simulate_comparison(err, q=5, rng=4)
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"generator": None}, "generator: expected a mapping"),
+        ({"generator": {"name": "svm"}}, "generator.name: expected one of"),
+        ({"generator": {"name": "nb_features", "theta": 0.9}}, "generator: unknown key"),
+        ({"generator": {"name": "nb_features", "theta_star": 0.4}}, "theta_star: expected"),
+        ({"generator": {"name": "nb_features", "alpha": 0}}, "generator.alpha: expected"),
+        ({"generator": {"name": "nb_features", "regenerate_degenerate": "yes"}}, "true or false"),
+        ({"cv": {"runs": 10, "folds": 1}}, "cv.folds: expected an integer >= 2"),
+        ({"cv": {"runs": 10, "folds": 600}}, "folds: expected at most as many folds"),
+        ({"cv": {"repeats": 10}}, "cv: unknown key"),
+        ({"n_instances": -5}, "n_instances: expected an integer >= 2"),
+        ({"n_instances": []}, "n_instances: expected a non-empty list"),
+        ({"delta": {"distribution": "fixed", "value": 0.45}}, "delta: theta_star - delta"),
+        ({"delta": {"distribution": "cauchy", "location": 0, "scale": 1}}, "delta: theta_star"),
+        ({"seed": 1}, "scenario: unknown key"),
+    ],
+)
+def test_bad_scenarios_name_the_key(change, match):
+    scen = {k: v for k, v in (H | change).items()}
+    with pytest.raises((ValueError, TypeError), match=match):
+        simulate_comparison(scen, q=50, rng=1)
+
+
+def test_missing_keys_and_bad_q():
+    with pytest.raises(ValueError, match="generator: missing"):
+        simulate_comparison({"delta": H["delta"]}, q=2, rng=1)
+    with pytest.raises(ValueError, match="delta: required"):
+        simulate_comparison({"generator": {"name": "nb_features"}}, q=2, rng=1)
+    with pytest.raises(ValueError, match="n_instances: required"):
+        simulate_comparison({k: v for k, v in P.items() if k != "n_instances"}, q=2, rng=1)
+    with pytest.raises(ValueError, match="q: expected an integer >= 1"):
+        simulate_comparison(H, q=0, rng=1)
+    with pytest.raises(ValueError, match="ground_truth: only used by the 'friedman'"):
+        simulate_comparison(H, q=2, rng=1, ground_truth={})
+    with pytest.raises(ValueError, match=r"\|delta\| must be at most 0.5"):
+        simulate_comparison(P | {"delta": {"distribution": "fixed", "value": 0.6}}, q=2, rng=1)
+
+
+@pytest.mark.parametrize("n", [50, 500])
+def test_h_scenario_tracks_the_true_deltas(n):
+    # per data set, E[mean CV difference] = delta_i (see test_simulate_cv); over q data sets
+    # the mean of (x_bar_i - delta_i) is within 4 Monte Carlo SEs of 0
+    scen = H | {"n_instances": n, "delta": {"distribution": "mixture"}}
+    sim = simulate_comparison(scen, q=1000, rng=n)
+    err = sim.diffs.mean(axis=1) - sim.true_delta
+    assert abs(err.mean()) < 4 * err.std(ddof=1) / np.sqrt(err.size)
