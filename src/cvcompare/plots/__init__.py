@@ -1,0 +1,1 @@
+"""Figures: one function per paper figure, and the critical-difference diagram."""

@@ -1,0 +1,132 @@
+"""Critical-difference diagram of the Nemenyi test (Demsar 2006, Fig. 1).
+
+The average ranks of the models are marked on a rank axis whose best end (rank 1) is on
+the right; each model is joined to its name, the worse half written on the left and the
+better half on the right; the critical difference is drawn as a bar above the axis, and
+groups of models that are not significantly different are joined by thick bars below it.
+
+The function draws on a given :class:`~matplotlib.axes.Axes` or on a new
+:class:`~matplotlib.figure.Figure` created without :mod:`matplotlib.pyplot`, so it works
+with any backend (including Agg) and leaves no global figure state behind.
+
+References
+----------
+Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+Journal of Machine Learning Research 7, 1-30, Sec. 3.2.2 and Fig. 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from cvcompare._validation import check_array
+from cvcompare.stats.friedman import critical_difference_cliques
+
+__all__ = ["plot_cd_diagram"]
+
+#: Vertical layout, in axis units: height of a tick, gap between clique bars, gap between
+#: the name rows, and the space kept left and right of the rank axis for the names.
+_TICK = 0.1
+_CLIQUE_STEP = 0.15
+_ROW_STEP = 0.3
+_NAME_MARGIN = 0.3
+
+
+def plot_cd_diagram(
+    avg_ranks: object, names: Sequence[str], cd: float, *, ax: Axes | None = None
+) -> Axes:
+    """Draw a Demsar-style critical-difference diagram.
+
+    Parameters
+    ----------
+    avg_ranks : array_like, shape (k,)
+        Average rank of each model (1 = best), e.g. ``NemenyiResult.avg_ranks``.
+    names : sequence of str, length k
+        Model names, in the order of ``avg_ranks``.
+    cd : float
+        Critical difference, e.g. ``NemenyiResult.cd``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default a new figure (constrained layout) is created.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on. The CD bar has ``gid="cd-bar"``, the clique bars
+        ``gid="clique-bar"`` and the rank axis ``gid="rank-axis"``.
+
+    References
+    ----------
+    Demsar (2006), Fig. 1.
+
+    Examples
+    --------
+    >>> ax = plot_cd_diagram([3.67, 3.33, 1.83, 1.17], ["A", "B", "C", "D"], 1.915)
+    >>> sorted(t.get_text() for t in ax.texts if t.get_text().startswith("CD"))
+    ['CD = 1.915']
+    """
+    ranks = check_array(avg_ranks, "avg_ranks", ndim=1, min_size=2, axis_names=("models",))
+    names = list(names) if not isinstance(names, str) else [names]
+    if len(names) != ranks.size or not all(isinstance(n, str) for n in names):
+        raise ValueError(
+            f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
+        )
+    cliques = critical_difference_cliques(ranks, cd)
+    k = ranks.size
+    if ax is None:
+        ax = Figure(figsize=(7.0, 1.6 + 0.35 * k), layout="constrained").add_subplot()
+
+    line_kw = {"color": "black", "linewidth": 1.0}
+    # Rank axis with integer ticks, best rank on the right.
+    ax.plot([1, k], [0, 0], gid="rank-axis", **line_kw)
+    for tick in range(1, k + 1):
+        ax.plot([tick, tick], [0, _TICK], **line_kw)
+        ax.text(tick, 1.5 * _TICK, str(tick), ha="center", va="bottom")
+
+    # Critical difference bar above the axis, starting at rank 1.
+    cd_y = 6 * _TICK
+    ax.plot([1, 1 + cd], [cd_y, cd_y], gid="cd-bar", color="black", linewidth=2.0)
+    for end in (1, 1 + cd):
+        ax.plot([end, end], [cd_y - _TICK / 2, cd_y + _TICK / 2], **line_kw)
+    ax.text(1 + cd / 2, cd_y + _TICK, f"CD = {cd:.3f}", ha="center", va="bottom")
+
+    # Bars joining the models that are not significantly different.
+    for c, clique in enumerate(cliques):
+        y = -(2 * _TICK + c * _CLIQUE_STEP)
+        members = ranks[list(clique)]
+        ax.plot(
+            [members.min() - 0.05, members.max() + 0.05],
+            [y, y],
+            gid="clique-bar",
+            color="black",
+            linewidth=3.0,
+            solid_capstyle="round",
+        )
+
+    # Each model: a vertical line from its rank, then a horizontal one to its name.
+    order = np.argsort(ranks, kind="stable")
+    n_right = (k + 1) // 2
+    top = -(2 * _TICK + len(cliques) * _CLIQUE_STEP)
+    left_edge, right_edge = k + _NAME_MARGIN, 1 - _NAME_MARGIN
+    for position, model in enumerate(order):
+        on_right = position < n_right
+        row = position if on_right else k - 1 - position
+        y = top - (row + 1) * _ROW_STEP
+        x = ranks[model]
+        edge = right_edge if on_right else left_edge
+        ax.plot([x, x, edge], [0, y, y], **line_kw)
+        ax.text(
+            edge,
+            y,
+            f" {names[model]} ({x:.2f}) " if on_right else f" ({x:.2f}) {names[model]} ",
+            ha="left" if on_right else "right",
+            va="center",
+        )
+
+    ax.set_xlim(left_edge, right_edge)
+    ax.set_ylim(top - (max(n_right, k - n_right) + 1) * _ROW_STEP, cd_y + 3 * _TICK)
+    ax.set_axis_off()
+    return ax

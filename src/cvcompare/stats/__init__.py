@@ -1,0 +1,60 @@
+"""Statistical tests for comparing cross-validated learners.
+
+One module per test family: correlated t-tests (:mod:`.ttest`), the Poisson-binomial
+test (:mod:`.poisson_binomial`), posterior odds (:mod:`.odds`), Friedman / Iman-Davenport
+/ Nemenyi (:mod:`.friedman`) and the (Bayesian) signed-rank and sign tests
+(:mod:`.signed_rank`). Every test returns a frozen result object.
+"""
+
+from cvcompare.stats.friedman import (
+    FriedmanResult,
+    NemenyiResult,
+    critical_difference_cliques,
+    friedman_test,
+    nemenyi_q_alpha,
+    nemenyi_test,
+)
+from cvcompare.stats.odds import evidence_grade, posterior_odds
+from cvcompare.stats.poisson_binomial import (
+    PoissonBinomialResult,
+    poisson_binomial_pmf,
+    poisson_binomial_test,
+)
+from cvcompare.stats.signed_rank import (
+    bayesian_signed_rank,
+    dp_signed_rank,
+    idp_signed_rank,
+    sign_test,
+    wilcoxon_test,
+)
+from cvcompare.stats.ttest import (
+    CorrelatedTPosterior,
+    CorrelatedTTestResult,
+    NormalGammaPrior,
+    bayesian_correlated_ttest,
+    correlated_ttest,
+)
+
+__all__ = [
+    "CorrelatedTPosterior",
+    "CorrelatedTTestResult",
+    "FriedmanResult",
+    "NemenyiResult",
+    "NormalGammaPrior",
+    "PoissonBinomialResult",
+    "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
+    "correlated_ttest",
+    "critical_difference_cliques",
+    "dp_signed_rank",
+    "evidence_grade",
+    "friedman_test",
+    "idp_signed_rank",
+    "nemenyi_q_alpha",
+    "nemenyi_test",
+    "poisson_binomial_pmf",
+    "poisson_binomial_test",
+    "posterior_odds",
+    "sign_test",
+    "wilcoxon_test",
+]

@@ -1,0 +1,60 @@
+"""Shared base for the results of Bayesian comparisons of two learners.
+
+A Bayesian comparison ends in three posterior probabilities: the first learner is
+practically worse (``p_left``), practically equivalent (``p_rope``) or practically better
+(``p_right``) than the second. The base class below turns them into a tuple and a
+decision, so that every Bayesian test of the package reports them the same way.
+
+References
+----------
+Benavoli, A., Corani, G., Demsar, J. & Zaffalon, M. (2017). Time for a change: a tutorial
+for comparing multiple classifiers through Bayesian analysis. JMLR 18(77), Sec. 3.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from cvcompare._validation import check_probability
+
+__all__ = ["BayesianDecisionMixin"]
+
+Decision = Literal["left", "rope", "right", "none"]
+
+
+class BayesianDecisionMixin:
+    """Mixin giving ``probs()`` and ``decision()`` to a result with three probabilities.
+
+    Subclasses (usually frozen dataclasses) must define the attributes ``p_left``,
+    ``p_rope`` and ``p_right``: the posterior probabilities that the mean difference
+    lies left of, inside and right of the region of practical equivalence.
+    """
+
+    p_left: float
+    p_rope: float
+    p_right: float
+
+    def probs(self) -> tuple[float, float, float]:
+        """Return ``(p_left, p_rope, p_right)``."""
+        return (float(self.p_left), float(self.p_rope), float(self.p_right))
+
+    def decision(self, threshold: float = 0.95) -> Decision:
+        """Return the region whose posterior probability exceeds ``threshold``.
+
+        Parameters
+        ----------
+        threshold : float
+            Probability in (0, 1) above which a region is declared; the default 0.95
+            is the one used by Benavoli et al. (2017).
+
+        Returns
+        -------
+        {"left", "rope", "right", "none"}
+            ``"none"`` when no region is probable enough. With ``threshold >= 0.5`` at most
+            one region can qualify; below 0.5 the most probable qualifying region is
+            returned.
+        """
+        threshold = check_probability(threshold, "threshold")
+        names: tuple[Decision, Decision, Decision] = ("left", "rope", "right")
+        best = max(range(3), key=lambda i: self.probs()[i])
+        return names[best] if self.probs()[best] > threshold else "none"

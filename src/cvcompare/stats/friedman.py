@@ -1,0 +1,323 @@
+"""Friedman and Iman-Davenport tests, and the Nemenyi post-hoc test, for k models on N data sets.
+
+The models are ranked on every data set (rank 1 = best; ties get the average of the
+ranks they span). Under the null hypothesis that all models are equivalent their average
+ranks ``R_j`` are equal; the Friedman statistic measures how far they are apart, the
+Iman-Davenport statistic is its less conservative F form, and the Nemenyi test declares
+two models different when their average ranks differ by more than the critical
+difference ``CD``.
+
+References
+----------
+Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+Journal of Machine Learning Research 7, 1-30, Sec. 3.2.2 and Table 5.
+
+Friedman, M. (1937). The use of ranks to avoid the assumption of normality implicit in
+the analysis of variance. JASA 32, 675-701.
+
+Iman, R. L. & Davenport, J. M. (1980). Approximations of the critical region of the
+Friedman statistic. Communications in Statistics 9, 571-595.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from cvcompare._validation import check_array, check_int, check_probability
+
+__all__ = [
+    "FriedmanResult",
+    "NemenyiResult",
+    "critical_difference_cliques",
+    "friedman_test",
+    "nemenyi_q_alpha",
+    "nemenyi_test",
+]
+
+
+def _rank_scores(scores: object, higher_is_better: bool) -> np.ndarray:
+    """Validate an (N data sets x k models) table and rank the models on each data set."""
+    arr = check_array(scores, "scores", ndim=2, min_size=2, axis_names=("data sets", "models"))
+    if arr.shape[0] < 2:
+        raise ValueError(f"scores: expected at least 2 data sets (rows), got {arr.shape[0]}")
+    if not isinstance(higher_is_better, (bool, np.bool_)):
+        raise TypeError(f"higher_is_better: expected a bool, got {higher_is_better!r}")
+    return stats.rankdata(-arr if higher_is_better else arr, method="average", axis=1)
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Result of :func:`friedman_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman's ``chi2_F`` (Demsar 2006, Eq. before Table 5), without tie correction.
+    pvalue : float
+        Upper tail of the chi-square distribution with ``k - 1`` degrees of freedom.
+    ff_statistic : float
+        Iman-Davenport ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``; ``inf`` when the
+        models are ranked identically on every data set.
+    ff_pvalue : float
+        Upper tail of ``F(k - 1, (k - 1)(N - 1))`` at ``ff_statistic``.
+    ff_critical_value : float
+        The ``1 - alpha`` quantile of ``F(k - 1, (k - 1)(N - 1))``.
+    alpha : float
+        Level of ``ff_critical_value``.
+    avg_ranks : numpy.ndarray, shape (k,)
+        Average rank of each model (1 = best).
+    ranks : numpy.ndarray, shape (N, k)
+        Ranks on each data set (mid-ranks for ties).
+    n_datasets, n_models : int
+        ``N`` and ``k``.
+    """
+
+    statistic: float
+    pvalue: float
+    ff_statistic: float
+    ff_pvalue: float
+    ff_critical_value: float
+    alpha: float
+    avg_ranks: np.ndarray
+    ranks: np.ndarray
+    n_datasets: int
+    n_models: int
+
+    @property
+    def ff_df(self) -> tuple[int, int]:
+        """Degrees of freedom ``(k - 1, (k - 1)(N - 1))`` of the Iman-Davenport F."""
+        return (self.n_models - 1, (self.n_models - 1) * (self.n_datasets - 1))
+
+
+def friedman_test(
+    scores: object, *, alpha: float = 0.05, higher_is_better: bool = True
+) -> FriedmanResult:
+    """Friedman test and Iman-Davenport F test of k models over N data sets.
+
+    ``chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]`` with ``R_j`` the
+    average ranks, and ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``.
+
+    Parameters
+    ----------
+    scores : array_like, shape (N, k)
+        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
+    alpha : float
+        Level of the reported critical value of ``F_F``.
+    higher_is_better : bool
+        ``True`` for accuracies (the highest score gets rank 1), ``False`` for errors.
+
+    Returns
+    -------
+    FriedmanResult
+
+    Notes
+    -----
+    Ties get average ranks and the statistic is Demsar's formula without the tie
+    correction that :func:`scipy.stats.friedmanchisquare` applies; both agree when there
+    are no ties. When every data set ranks the models the same way,
+    ``chi2_F = N (k - 1)``, ``F_F = inf`` and its p-value is 0; when every data set ties
+    all the models, both statistics are 0 and the p-values 1.
+
+    References
+    ----------
+    Demsar (2006), Sec. 3.2.2; Iman & Davenport (1980).
+
+    Examples
+    --------
+    >>> res = friedman_test([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6], [0.7, 0.6, 0.5]])
+    >>> res.avg_ranks.tolist(), round(res.statistic, 4)
+    ([1.3333333333333333, 1.6666666666666667, 3.0], 4.6667)
+    """
+    ranks = _rank_scores(scores, higher_is_better)
+    alpha = check_probability(alpha, "alpha")
+    n, k = ranks.shape
+    avg_ranks = ranks.mean(axis=0)
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg_ranks**2) - k * (k + 1) ** 2 / 4.0)
+    chi2 = max(0.0, float(chi2))
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    denominator = n * (k - 1) - chi2
+    ff = (n - 1) * chi2 / denominator if denominator > 0 else math.inf
+    return FriedmanResult(
+        statistic=chi2,
+        pvalue=float(stats.chi2.sf(chi2, df1)),
+        ff_statistic=float(ff),
+        ff_pvalue=float(stats.f.sf(ff, df1, df2)),
+        ff_critical_value=float(stats.f.ppf(1.0 - alpha, df1, df2)),
+        alpha=alpha,
+        avg_ranks=avg_ranks,
+        ranks=ranks,
+        n_datasets=n,
+        n_models=k,
+    )
+
+
+def nemenyi_q_alpha(k: int, *, alpha: float = 0.05) -> float:
+    """Critical value ``q_alpha`` of the Nemenyi test for ``k`` models.
+
+    ``q_alpha`` is the ``1 - alpha`` quantile of the studentized range of ``k``
+    independent standard normals (infinite degrees of freedom) divided by ``sqrt(2)``.
+
+    Parameters
+    ----------
+    k : int
+        Number of models, ``>= 2``.
+    alpha : float
+        Family-wise level.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Demsar (2006), Sec. 3.2.2 and Table 5.
+
+    Examples
+    --------
+    >>> round(nemenyi_q_alpha(4), 3)
+    2.569
+    """
+    k = check_int(k, "k", minimum=2)
+    alpha = check_probability(alpha, "alpha")
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
+
+
+def critical_difference_cliques(avg_ranks: object, cd: float) -> tuple[tuple[int, ...], ...]:
+    """Maximal groups of models whose average ranks differ pairwise by at most ``cd``.
+
+    These are the groups joined by a bar in a critical-difference diagram. Because the
+    relation "not significantly different" is decided on a line (the rank axis), every
+    maximal group is a run of consecutive models in rank order whose span is ``<= cd``.
+
+    Parameters
+    ----------
+    avg_ranks : array_like, shape (k,)
+        Average rank of each model.
+    cd : float
+        Critical difference, ``>= 0``.
+
+    Returns
+    -------
+    tuple of tuple of int
+        Model indices of each maximal group with at least two models, each group in
+        increasing order of average rank, groups ordered by their best rank.
+
+    References
+    ----------
+    Demsar (2006), Sec. 3.2.2 and Fig. 1.
+
+    Examples
+    --------
+    >>> critical_difference_cliques([3.67, 3.33, 1.83, 1.17], 1.915)
+    ((3, 2), (2, 1, 0))
+    """
+    ranks = check_array(avg_ranks, "avg_ranks", ndim=1, min_size=2, axis_names=("models",))
+    try:
+        cd = float(cd)
+    except (TypeError, ValueError):
+        raise TypeError(f"cd: expected a number >= 0, got {cd!r}") from None
+    if not (math.isfinite(cd) and cd >= 0):
+        raise ValueError(f"cd: expected a finite number >= 0, got {cd}")
+    order = np.argsort(ranks, kind="stable")
+    sorted_ranks = ranks[order]
+    # last[i]: position (in rank order) of the worst model within cd of model i; the
+    # differences are formed as in the pairwise significance matrix so the two agree.
+    last = ((sorted_ranks[None, :] - sorted_ranks[:, None]) <= cd).sum(axis=1) - 1
+    cliques = []
+    previous_last = -1
+    for i, j in enumerate(last):
+        if j > i and j > previous_last:
+            cliques.append(tuple(int(m) for m in order[i : j + 1]))
+        previous_last = max(previous_last, int(j))
+    return tuple(cliques)
+
+
+@dataclass(frozen=True)
+class NemenyiResult:
+    """Result of :func:`nemenyi_test`.
+
+    Attributes
+    ----------
+    avg_ranks : numpy.ndarray, shape (k,)
+        Average rank of each model (1 = best).
+    q_alpha : float
+        Studentized-range critical value divided by ``sqrt(2)``.
+    cd : float
+        Critical difference ``q_alpha sqrt(k (k + 1) / (6 N))``.
+    alpha : float
+        Family-wise level.
+    rank_differences : numpy.ndarray, shape (k, k)
+        ``avg_ranks[i] - avg_ranks[j]``.
+    significant : numpy.ndarray of bool, shape (k, k)
+        ``|avg_ranks[i] - avg_ranks[j]| > cd``.
+    cliques : tuple of tuple of int
+        Maximal groups of models not significantly different from each other (see
+        :func:`critical_difference_cliques`).
+    n_datasets, n_models : int
+        ``N`` and ``k``.
+    """
+
+    avg_ranks: np.ndarray
+    q_alpha: float
+    cd: float
+    alpha: float
+    rank_differences: np.ndarray
+    significant: np.ndarray
+    cliques: tuple[tuple[int, ...], ...]
+    n_datasets: int
+    n_models: int
+
+
+def nemenyi_test(
+    scores: object, *, alpha: float = 0.05, higher_is_better: bool = True
+) -> NemenyiResult:
+    """Nemenyi post-hoc test: all pairwise comparisons of k models over N data sets.
+
+    Two models differ significantly when their average ranks differ by more than
+    ``CD = q_alpha sqrt(k (k + 1) / (6 N))``.
+
+    Parameters
+    ----------
+    scores : array_like, shape (N, k)
+        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
+    alpha : float
+        Family-wise level (Demsar tabulates 0.05 and 0.10).
+    higher_is_better : bool
+        ``True`` for accuracies, ``False`` for errors.
+
+    Returns
+    -------
+    NemenyiResult
+
+    References
+    ----------
+    Demsar (2006), Sec. 3.2.2 and Table 5; Nemenyi, P. B. (1963). Distribution-free
+    multiple comparisons. PhD thesis, Princeton University.
+
+    Examples
+    --------
+    >>> res = nemenyi_test([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6], [0.7, 0.6, 0.5]])
+    >>> round(res.cd, 4), res.cliques
+    (1.9136, ((0, 1, 2),))
+    """
+    ranks = _rank_scores(scores, higher_is_better)
+    n, k = ranks.shape
+    avg_ranks = ranks.mean(axis=0)
+    q_alpha = nemenyi_q_alpha(k, alpha=alpha)
+    cd = q_alpha * math.sqrt(k * (k + 1) / (6.0 * n))
+    differences = avg_ranks[:, None] - avg_ranks[None, :]
+    return NemenyiResult(
+        avg_ranks=avg_ranks,
+        q_alpha=q_alpha,
+        cd=cd,
+        alpha=float(alpha),
+        rank_differences=differences,
+        significant=np.abs(differences) > cd,
+        cliques=critical_difference_cliques(avg_ranks, cd),
+        n_datasets=n,
+        n_models=k,
+    )

@@ -1,0 +1,488 @@
+"""Correlated t-tests for the cross-validation results of two learners on one data set.
+
+The ``n = m k`` differences of accuracy produced by ``m`` runs of ``k``-fold
+cross-validation are correlated because the training sets overlap. Both tests model the
+correlation with the heuristic of Nadeau & Bengio (2003), ``rho = n_test / n_total``:
+
+* :func:`correlated_ttest` is the frequentist correlated (corrected) t-test;
+* :func:`bayesian_correlated_ttest` is its Bayesian counterpart, whose posterior over the
+  mean difference is a Student t (Corani & Benavoli 2015, Theorem 2); under the matching
+  prior it coincides with the sampling distribution of the frequentist statistic
+  (Corollary 1), so ``P(mu > 0 | x) = 1 - p`` with ``p`` the one-sided p-value.
+
+References
+----------
+Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error. Machine
+Learning 52(3), 239-281.
+
+Corani, G. & Benavoli, A. (2015). A Bayesian approach for comparing cross-validated
+algorithms on multiple data sets. Machine Learning 100, 285-304, Sec. 2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
+from cvcompare.seeding import RngLike, as_generator
+from cvcompare.stats._results import BayesianDecisionMixin
+
+__all__ = [
+    "CorrelatedTPosterior",
+    "CorrelatedTTestResult",
+    "NormalGammaPrior",
+    "bayesian_correlated_ttest",
+    "correlated_ttest",
+]
+
+Alternative = Literal["two-sided", "greater", "less"]
+
+
+def _check_rho(rho: object) -> float:
+    """Check the correlation heuristic ``rho = n_test / n_total`` (0 <= rho < 1)."""
+    return check_probability(rho, "rho", open_low=False, open_high=True)
+
+
+def _check_differences(x: object, scale: str) -> np.ndarray:
+    """Check a 1-D vector of at least two fold differences and convert it to fractions."""
+    arr = check_array(x, "x", ndim=1, min_size=2, axis_names=("folds",))
+    return check_scale(arr, "x", scale=scale)
+
+
+def _sample_moments(x: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Return ``n``, the mean and the sum of squared deviations along the last axis.
+
+    The sum of squares is exactly zero when all values along the axis are equal, so that
+    constant differences are recognised as having zero variance despite rounding.
+    """
+    n = x.shape[-1]
+    mean = x.mean(axis=-1)
+    ss = ((x - mean[..., None]) ** 2).sum(axis=-1)
+    ss = np.where(np.ptp(x, axis=-1) == 0, 0.0, ss)
+    return n, mean, ss
+
+
+def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
+    """``P(mu <= c)`` (or ``P(mu > c)`` if ``upper``) for ``mu ~ St(df, loc, scale)``.
+
+    Where ``scale == 0`` the Student t is replaced by its limit as the scale shrinks to
+    zero, a point mass at ``loc`` whose CDF is 0 left of ``loc``, 1 right of it and 1/2 at
+    ``loc`` itself (the t is symmetric about ``loc``). Upper tails are computed with the
+    survival function, not as ``1 - cdf``.
+    """
+    scale = np.asarray(scale, dtype=float)
+    degenerate = scale == 0
+    z = (c - np.asarray(loc)) / np.where(degenerate, 1.0, scale)
+    sign = -1.0 if upper else 1.0
+    t_tail = stats.t.sf(z, df) if upper else stats.t.cdf(z, df)
+    return np.where(degenerate, 0.5 * (1.0 + sign * np.sign(c - loc)), t_tail)
+
+
+# --------------------------------------------------------------------------------------
+# Frequentist correlated t-test
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorrelatedTTestResult:
+    """Result of :func:`correlated_ttest`.
+
+    Attributes
+    ----------
+    statistic : float
+        The correlated t statistic; ``+-inf`` when the differences have zero variance and
+        a non-zero mean, ``0`` when they are all zero.
+    pvalue : float
+        The p-value for ``alternative``.
+    df : int
+        Degrees of freedom, ``n - 1``.
+    mean : float
+        Mean difference (as a fraction).
+    std_err : float
+        Corrected standard error ``sqrt((1/n + rho/(1-rho)) s^2)``.
+    rho : float
+        The correlation used.
+    n : int
+        Number of differences.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis about the mean difference.
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    mean: float
+    std_err: float
+    rho: float
+    n: int
+    alternative: Alternative
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> tuple[float, float]:
+        """Confidence interval for the mean difference, matching ``alternative``.
+
+        Two-sided: ``mean +- t_{(1+c)/2, n-1} std_err``; ``"greater"``: ``(mean -
+        t_{c, n-1} std_err, inf)``; ``"less"``: ``(-inf, mean + t_{c, n-1} std_err)``.
+        With zero variance the finite ends equal the mean.
+
+        Parameters
+        ----------
+        confidence_level : float
+            Coverage in (0, 1).
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``.
+        """
+        level = check_probability(confidence_level, "confidence_level")
+        if self.alternative == "two-sided":
+            half = float(stats.t.ppf(0.5 + level / 2, self.df)) * self.std_err
+            return (self.mean - half, self.mean + half)
+        half = float(stats.t.ppf(level, self.df)) * self.std_err
+        if self.alternative == "greater":
+            return (self.mean - half, math.inf)
+        return (-math.inf, self.mean + half)
+
+
+def correlated_ttest(
+    x: object,
+    *,
+    rho: float,
+    alternative: Alternative = "two-sided",
+    scale: str = "fraction",
+) -> CorrelatedTTestResult:
+    """Correlated (corrected) t-test of Nadeau & Bengio on cross-validation differences.
+
+    The statistic is ``t = mean / sqrt((1/n + rho/(1-rho)) s^2)`` with ``s^2`` the sample
+    variance of the ``n`` differences; it is compared with a Student t with ``n - 1``
+    degrees of freedom.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        Differences of accuracy (second learner minus first, say) on the ``n = m k``
+        test folds of ``m`` runs of ``k``-fold cross-validation; at least two.
+    rho : float
+        Correlation between the differences, in [0, 1); the heuristic is
+        ``n_test / n_total`` (``1/k`` for ``k``-fold cross-validation). ``rho = 0`` gives
+        the one-sample t-test.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the mean difference is positive.
+    scale : {"fraction", "percent"}
+        Scale of ``x``; percentages are divided by 100 (``mean`` and ``std_err`` are
+        fractions).
+
+    Returns
+    -------
+    CorrelatedTTestResult
+
+    Notes
+    -----
+    Zero variance (all differences equal) is defined by continuity in the variance: a
+    non-zero mean gives ``statistic = +-inf`` and p-values 0 or 1 (two-sided: 0); a zero
+    mean gives ``statistic = 0`` (p-value 1 two-sided, 0.5 one-sided).
+
+    References
+    ----------
+    Nadeau & Bengio (2003), Sec. 5. Corani & Benavoli (2015), Eq. (1).
+
+    Examples
+    --------
+    >>> res = correlated_ttest([0.01, 0.02, 0.0, 0.03, 0.01], rho=0.2)
+    >>> round(res.statistic, 4), res.df
+    (1.8304, 4)
+    """
+    arr = _check_differences(x, scale)
+    rho = _check_rho(rho)
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(
+            f"alternative: expected 'two-sided', 'greater' or 'less', got {alternative!r}"
+        )
+    n, mean, ss = _sample_moments(arr)
+    mean, ss = float(mean), float(ss)
+    std_err = math.sqrt(ss / (n - 1) * (1.0 / n + rho / (1.0 - rho)))
+    if std_err > 0:
+        statistic = mean / std_err
+    else:
+        statistic = math.copysign(math.inf, mean) if mean != 0 else 0.0
+    df = n - 1
+    if alternative == "greater":
+        pvalue = float(stats.t.sf(statistic, df))
+    elif alternative == "less":
+        pvalue = float(stats.t.cdf(statistic, df))
+    else:
+        pvalue = float(min(1.0, 2.0 * stats.t.sf(abs(statistic), df)))
+    return CorrelatedTTestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=df,
+        mean=mean,
+        std_err=std_err,
+        rho=rho,
+        n=n,
+        alternative=alternative,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Bayesian correlated t-test
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NormalGammaPrior:
+    """Normal-Gamma prior ``NG(mu, nu; mu0, k0, a, b)`` over the mean and the precision.
+
+    ``mu | nu ~ N(mu0, k0 / nu)`` and ``nu ~ Gamma(a, b)`` (shape ``a``, rate ``b``), as in
+    Corani & Benavoli (2015), Sec. 2: ``k0`` multiplies the *variance* of the prior on
+    ``mu``, so ``k0 -> inf`` makes it flat. The defaults are the matching (improper) prior
+    ``mu0 = 0, k0 = inf, a = -1/2, b = 0`` of Corollary 1.
+
+    Parameters
+    ----------
+    mu0 : float
+        Prior location of the mean difference (fraction scale).
+    k0 : float
+        Prior variance multiplier, ``> 0``; ``numpy.inf`` for a flat prior on ``mu``.
+    a : float
+        Shape of the Gamma prior on the precision; improper values down to ``-n/2``
+        (exclusive) are allowed as long as the posterior is proper.
+    b : float
+        Rate of the Gamma prior on the precision, ``>= 0``.
+
+    References
+    ----------
+    Corani & Benavoli (2015), Theorem 2 and Corollary 1; Bernardo & Smith (2009), Ch. 5.
+    """
+
+    mu0: float = 0.0
+    k0: float = math.inf
+    a: float = -0.5
+    b: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("mu0", "a", "b"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
+                raise ValueError(f"prior.{name}: expected a finite number, got {value!r}")
+        if not isinstance(self.k0, (int, float, np.number)) or not self.k0 > 0:
+            raise ValueError(f"prior.k0: expected a number > 0 (inf allowed), got {self.k0!r}")
+        if self.b < 0:
+            raise ValueError(f"prior.b: expected a rate >= 0, got {self.b}")
+
+
+MATCHING_PRIOR = NormalGammaPrior()
+
+
+def _normal_gamma_posterior(
+    x: np.ndarray, rho: float | np.ndarray, prior: NormalGammaPrior
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Student-t posterior ``(df, loc, scale)`` of the mean for each row of ``x``.
+
+    Uses the closed forms of the intraclass correlation matrix ``M`` (ones on the
+    diagonal, ``rho`` elsewhere): ``H' M^-1 H = n / (1 + (n-1) rho)`` and
+    ``(x - H xbar)' M^-1 (x - H xbar) = SS / (1 - rho)``. Then (Theorem 2, with the
+    proof's completed square)
+
+    * ``kappa = H' M^-1 H + 1/k0``, ``mu_n = (H' M^-1 H xbar + mu0/k0) / kappa``,
+    * ``a_n = a + n/2``,
+    * ``b_n = b + SS / (2 (1 - rho)) + H' M^-1 H (xbar - mu0)^2 / (2 (1 + k0 H' M^-1 H))``,
+    * ``mu | x ~ St(2 a_n, mu_n, b_n / (a_n kappa))`` (the last argument a squared scale).
+
+    The appendix of the paper prints the last term of ``b_n`` with the opposite signs;
+    the expression above is the one the completed square gives (and is never negative).
+    """
+    n, mean, ss = _sample_moments(x)
+    h = n / (1.0 + (n - 1) * np.asarray(rho))
+    a_n = prior.a + n / 2.0
+    if not a_n > 0:
+        raise ValueError(
+            f"prior.a: the posterior needs a > -n/2 = {-n / 2}, got a = {prior.a} with n = {n}"
+        )
+    b_n = prior.b + ss / (2.0 * (1.0 - np.asarray(rho)))
+    if math.isinf(prior.k0):
+        kappa = h
+        loc = mean
+    else:
+        kappa = h + 1.0 / prior.k0
+        loc = (h * mean + prior.mu0 / prior.k0) / kappa
+        b_n = b_n + h * (mean - prior.mu0) ** 2 / (2.0 * (1.0 + prior.k0 * h))
+    scale = np.sqrt(b_n / (a_n * kappa))
+    return np.full(np.shape(mean), 2.0 * a_n), np.asarray(loc, dtype=float), scale
+
+
+def _prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray:
+    """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9)."""
+    df, loc, scale = _normal_gamma_posterior(x, rho, MATCHING_PRIOR)
+    return _t_tail(0.0, df, loc, scale, upper=True)
+
+
+@dataclass(frozen=True)
+class CorrelatedTPosterior(BayesianDecisionMixin):
+    """Posterior of the mean difference from :func:`bayesian_correlated_ttest`.
+
+    The posterior is ``St(df, loc, scale_)``, a Student t with ``df`` degrees of freedom,
+    location ``loc`` and scale ``scale_``; when the differences have zero variance and
+    the prior adds none (``scale_ == 0``), it is the limit of that family, a point mass at
+    ``loc`` whose CDF equals 1/2 at ``loc`` itself.
+
+    Attributes
+    ----------
+    df, loc, scale_ : float
+        Parameters of the Student-t posterior (``scale_`` is a scale, not a variance).
+    rope : tuple of float
+        Region of practical equivalence ``(low, high)``, fraction scale.
+    p_left, p_rope, p_right : float
+        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``.
+    p_positive : float
+        ``P(mu > 0 | x)``; equals ``1 - p`` of the one-sided frequentist correlated t-test
+        under the matching prior.
+    n : int
+        Number of differences.
+    rho : float
+        The correlation used.
+    prior : NormalGammaPrior
+        The prior used.
+    """
+
+    df: float
+    loc: float
+    scale_: float
+    rope: tuple[float, float]
+    p_left: float
+    p_rope: float
+    p_right: float
+    p_positive: float
+    n: int
+    rho: float
+    prior: NormalGammaPrior = field(repr=False)
+
+    @property
+    def is_point_mass(self) -> bool:
+        """True when the posterior has degenerated to a point mass at ``loc``."""
+        return self.scale_ == 0
+
+    @property
+    def distribution(self):
+        """The posterior as a frozen :data:`scipy.stats.t` distribution.
+
+        Raises
+        ------
+        ValueError
+            If the posterior is a point mass (zero variance and no prior variance).
+        """
+        if self.is_point_mass:
+            raise ValueError(
+                f"the posterior is a point mass at {self.loc} (the differences have zero "
+                "variance), not a Student t distribution"
+            )
+        return stats.t(self.df, loc=self.loc, scale=self.scale_)
+
+    def cdf(self, value: float) -> float:
+        """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``)."""
+        value = float(value)
+        return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
+
+    def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
+        """Draw ``n_samples`` values of the mean difference from the posterior.
+
+        Parameters
+        ----------
+        n_samples : int
+            Number of draws, ``>= 1``.
+        rng : int, numpy.random.SeedSequence or numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n_samples,)
+        """
+        n_samples = check_int(n_samples, "n_samples", minimum=1)
+        gen = as_generator(rng)
+        if self.is_point_mass:
+            return np.full(n_samples, self.loc)
+        return self.loc + self.scale_ * gen.standard_t(self.df, size=n_samples)
+
+
+def bayesian_correlated_ttest(
+    x: object,
+    *,
+    rho: float,
+    rope: tuple[float, float] = (-0.01, 0.01),
+    prior: Literal["matching"] | NormalGammaPrior = "matching",
+    scale: str = "fraction",
+) -> CorrelatedTPosterior:
+    """Bayesian correlated t-test on the cross-validation differences of two learners.
+
+    The differences are modelled as ``x = 1 mu + v`` with ``v ~ MVN(0, sigma^2 M)``,
+    ``M`` the intraclass correlation matrix with correlation ``rho``; with a Normal-Gamma
+    prior the posterior of ``mu`` is a Student t (Theorem 2). Under the matching prior it
+    is ``St(n - 1, xbar, (1/n + rho/(1-rho)) s^2)`` (Corollary 1, Eq. 8).
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        Differences of accuracy on the ``n = m k`` test folds; at least two.
+    rho : float
+        Correlation heuristic ``n_test / n_total``, in [0, 1).
+    rope : tuple of float
+        Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, always
+        on the fraction scale (``(-0.01, 0.01)`` is one accuracy point).
+    prior : "matching" or NormalGammaPrior
+        ``"matching"`` (the default) is ``NormalGammaPrior(0, inf, -1/2, 0)``.
+    scale : {"fraction", "percent"}
+        Scale of ``x``; percentages are divided by 100.
+
+    Returns
+    -------
+    CorrelatedTPosterior
+
+    Notes
+    -----
+    Zero variance of the differences under a prior with ``b = 0`` and ``k0 = inf`` (such
+    as the matching prior) gives a point-mass posterior at the mean: the probabilities
+    are the limits of the Student-t ones as the variance shrinks to zero, i.e. 0 or 1 by
+    where the mean falls, and 1/2 on each side when the mean lies exactly on a boundary
+    (so ``p_positive = 0.5`` when all differences are zero, as ``1 - p`` of Corollary 1).
+
+    References
+    ----------
+    Corani & Benavoli (2015), Theorem 2 (Eq. 7), Corollary 1 (Eqs. 8-9).
+
+    Examples
+    --------
+    >>> post = bayesian_correlated_ttest([0.01, 0.02, 0.0, 0.03, 0.01], rho=0.2)
+    >>> round(post.p_positive, 4)
+    0.9294
+    >>> post.decision()
+    'none'
+    """
+    arr = _check_differences(x, scale)
+    rho = _check_rho(rho)
+    low, high = check_rope(rope)
+    if isinstance(prior, str) and prior == "matching":
+        prior = MATCHING_PRIOR
+    elif not isinstance(prior, NormalGammaPrior):
+        raise TypeError(f"prior: expected 'matching' or a NormalGammaPrior, got {prior!r}")
+    df, loc, t_scale = (float(v) for v in _normal_gamma_posterior(arr, rho, prior))
+    p_left = float(_t_tail(low, df, loc, t_scale, upper=False))
+    p_right = float(_t_tail(high, df, loc, t_scale, upper=True))
+    p_rope = max(0.0, float(_t_tail(high, df, loc, t_scale, upper=False)) - p_left)
+    return CorrelatedTPosterior(
+        df=df,
+        loc=loc,
+        scale_=t_scale,
+        rope=(low, high),
+        p_left=p_left,
+        p_rope=p_rope,
+        p_right=p_right,
+        p_positive=float(_t_tail(0.0, df, loc, t_scale, upper=True)),
+        n=arr.size,
+        rho=rho,
+        prior=prior,
+    )

@@ -1,0 +1,81 @@
+"""Critical-difference diagram (Demsar 2006, Fig. 1) on the tutorial's table."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.image
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from cvcompare.plots.cd_diagram import plot_cd_diagram
+from cvcompare.stats.friedman import nemenyi_test
+
+TUTORIAL = [
+    [0.8937, 0.8839, 0.9072, 0.9102],
+    [0.8023, 0.8024, 0.8229, 0.8238],
+    [0.7130, 0.7132, 0.7198, 0.7206],
+    [0.5084, 0.5085, 0.5232, 0.5273],
+    [0.2331, 0.2326, 0.3620, 0.3952],
+    [0.5174, 0.5175, 0.5307, 0.5178],
+]
+NAMES = ["Glorot N.", "Glorot U.", "Random G.", "Repeated G."]
+
+
+def _lines(ax, gid):
+    return [line for line in ax.get_lines() if line.get_gid() == gid]
+
+
+def test_tutorial_diagram(tmp_path):
+    res = nemenyi_test(TUTORIAL, alpha=0.05)
+    ax = plot_cd_diagram(res.avg_ranks, NAMES, res.cd)
+    texts = [t.get_text() for t in ax.texts]
+    for name, rank in zip(NAMES, res.avg_ranks, strict=True):
+        assert sum(name in t and f"{rank:.2f}" in t for t in texts) == 1
+    assert "CD = 1.915" in texts
+    (cd_bar,) = _lines(ax, "cd-bar")
+    assert np.ptp(cd_bar.get_xdata()) == pytest.approx(res.cd, rel=1e-12)
+    # One bar per clique, spanning its members' ranks (plus a 0.05 overhang on each side).
+    bars = _lines(ax, "clique-bar")
+    assert len(bars) == len(res.cliques) == 2
+    for bar, clique in zip(bars, res.cliques, strict=True):
+        members = res.avg_ranks[list(clique)]
+        xs = bar.get_xdata()
+        assert (min(xs), max(xs)) == pytest.approx((members.min() - 0.05, members.max() + 0.05))
+    # Best rank on the right: the x axis is inverted; the two best models are named on the
+    # right-hand side (smaller x, beyond rank 1) and the two worst on the left.
+    left, right = ax.get_xlim()
+    assert left > right
+    for t in ax.texts:
+        if "Repeated G." in t.get_text() or "Random G." in t.get_text():
+            assert t.get_position()[0] < 1
+        elif "Glorot" in t.get_text():
+            assert t.get_position()[0] > 4
+    path = tmp_path / "cd.png"
+    ax.figure.savefig(path, dpi=80)
+    image = matplotlib.image.imread(path)
+    assert image.ndim == 3 and image.shape[0] > 50 and image.shape[1] > 50
+    assert image[..., :3].min() < 0.5  # something dark was drawn
+
+
+def test_draws_on_given_axes():
+    ax = Figure().add_subplot()
+    assert plot_cd_diagram([1.5, 1.5, 3.0], ["a", "b", "c"], 0.4, ax=ax) is ax
+    assert len(_lines(ax, "clique-bar")) == 1  # a and b tie; c stands alone
+
+
+@pytest.mark.parametrize(
+    ("ranks", "names", "cd", "match"),
+    [
+        ([1.0, 2.0], ["a"], 1.0, "names"),
+        ([1.0, 2.0], ["a", 3], 1.0, "names"),
+        ([1.0, np.nan], ["a", "b"], 1.0, "finite"),
+        ([1.0, 2.0], ["a", "b"], -1.0, "cd"),
+    ],
+)
+def test_bad_input(ranks, names, cd, match):
+    with pytest.raises(ValueError, match=match):
+        plot_cd_diagram(ranks, names, cd)

@@ -1,0 +1,246 @@
+"""Friedman, Iman-Davenport and Nemenyi tests (Demsar 2006; tutorial of seed 004)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, optimize, special, stats
+
+from cvcompare.stats.friedman import (
+    critical_difference_cliques,
+    friedman_test,
+    nemenyi_q_alpha,
+    nemenyi_test,
+)
+
+#: The tutorial's 4 models x 6 data sets accuracy table (input only).
+TUTORIAL = [
+    [0.8937, 0.8839, 0.9072, 0.9102],
+    [0.8023, 0.8024, 0.8229, 0.8238],
+    [0.7130, 0.7132, 0.7198, 0.7206],
+    [0.5084, 0.5085, 0.5232, 0.5273],
+    [0.2331, 0.2326, 0.3620, 0.3952],
+    [0.5174, 0.5175, 0.5307, 0.5178],
+]
+
+#: Demsar (2006), Table 5: q_0.05 for k = 2..10, printed to three decimals.
+DEMSAR_Q05 = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]
+
+
+def _chi2_by_hand(avg_ranks, n, k):
+    """Friedman's statistic, Demsar (2006) / tutorial Eq. (1)."""
+    return Fraction(12 * n, k * (k + 1)) * (
+        sum(r * r for r in avg_ranks) - Fraction(k * (k + 1) ** 2, 4)
+    )
+
+
+def _ff_by_hand(chi2, n, k):
+    """Iman-Davenport statistic, tutorial Eq. (2)."""
+    return (n - 1) * chi2 / (n * (k - 1) - chi2)
+
+
+# ------------------------------------------------------------------ Friedman
+
+
+@pytest.mark.parametrize(("n", "k"), [(10, 5), (6, 4), (30, 3), (3, 8)])
+def test_friedman_equals_scipy_without_ties(n, k):
+    scores = np.random.default_rng(n * k).uniform(size=(n, k))
+    res = friedman_test(scores)
+    ref = stats.friedmanchisquare(*scores.T)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    # Ranks: rank 1 for the highest score; the reverse when lower is better.
+    np.testing.assert_array_equal(res.ranks, stats.rankdata(-scores, axis=1))
+    low = friedman_test(scores, higher_is_better=False)
+    np.testing.assert_allclose(low.avg_ranks, k + 1 - res.avg_ranks, rtol=0, atol=1e-12)
+
+
+def test_friedman_ties_use_mid_ranks_without_correction():
+    # scipy divides by the tie correction C = 1 - sum(t^3 - t) / (N k (k^2 - 1)); Demsar's
+    # formula does not, so ours * (1 / C) must equal scipy's.
+    scores = np.round(np.random.default_rng(3).uniform(size=(12, 5)), 1)
+    res = friedman_test(scores)
+    ties = sum(
+        (counts**3 - counts).sum()
+        for counts in (np.unique(row, return_counts=True)[1] for row in scores)
+    )
+    assert ties > 0
+    n, k = scores.shape
+    correction = 1 - ties / (n * k * (k * k - 1))
+    ref = stats.friedmanchisquare(*scores.T)
+    assert res.statistic / correction == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.statistic == pytest.approx(_chi2_by_hand(res.avg_ranks, n, k), rel=1e-12)
+
+
+def test_tutorial_table():
+    res = friedman_test(TUTORIAL, alpha=0.01)
+    exact_ranks = [Fraction(11, 3), Fraction(10, 3), Fraction(11, 6), Fraction(7, 6)]
+    np.testing.assert_allclose(res.avg_ranks, [float(r) for r in exact_ranks], atol=1e-12)
+    chi2 = _chi2_by_hand(exact_ranks, 6, 4)
+    assert chi2 == Fraction(77, 5)  # 15.4 exactly
+    assert res.statistic == pytest.approx(float(chi2), rel=1e-12)
+    assert res.ff_statistic == pytest.approx(float(_ff_by_hand(chi2, 6, 4)), rel=1e-12)
+
+    # The tutorial worked with average ranks printed to two decimals (3.66, 3.33, 1.83,
+    # 1.16) and reports chi2_F = 15.364 and F_F = 29.143 (its F_F follows from its chi2_F by
+    # Eq. 2). With every rank off by less than 0.01 and |d chi2 / d R_j| = 7.2 R_j, its chi2_F
+    # lies within 7.2 sum(R_j + 0.01) 0.01 of the exact one; F_F = 5 chi2 / (18 - chi2)
+    # propagates that bound through its derivative 90 / (18 - chi2)^2.
+    printed = [3.66, 3.33, 1.83, 1.16]
+    assert _ff_by_hand(15.364, 6, 4) == pytest.approx(29.143, abs=5e-4)
+    chi2_tol = 7.2 * sum(r + 0.01 for r in printed) * 0.01 + 5e-4
+    assert abs(res.statistic - 15.364) <= chi2_tol
+    ff_tol = 90 / (18 - 15.364 - chi2_tol) ** 2 * chi2_tol + 5e-4
+    assert abs(res.ff_statistic - 29.143) <= ff_tol
+    # Critical value of F(3, 15) at alpha = 0.01, printed as 5.417.
+    assert res.ff_df == (3, 15)
+    assert res.ff_critical_value == pytest.approx(5.417, abs=5e-4)
+    assert res.ff_statistic > res.ff_critical_value and res.ff_pvalue < 0.01
+    assert res.pvalue == pytest.approx(stats.chi2.sf(15.4, 3), rel=1e-12)
+
+
+def test_tutorial_nemenyi():
+    # Tutorial: CD_0.05 = 2.569 sqrt(20/36) = 1.915 and CD_0.10 = 2.291 sqrt(20/36) = 1.708.
+    for alpha, q_printed, cd_printed in ((0.05, 2.569, 1.915), (0.10, 2.291, 1.708)):
+        res = nemenyi_test(TUTORIAL, alpha=alpha)
+        assert res.q_alpha == pytest.approx(q_printed, abs=5e-4)
+        assert res.cd == pytest.approx(cd_printed, abs=5e-4)
+    res = nemenyi_test(TUTORIAL, alpha=0.05)
+    # Repeated G. (1.17) vs the Glorot models (3.67, 3.33) differ by more than 1.915.
+    expected = np.zeros((4, 4), dtype=bool)
+    expected[3, :2] = expected[:2, 3] = True
+    np.testing.assert_array_equal(res.significant, expected)
+    assert res.cliques == ((3, 2), (2, 1, 0))
+
+
+def test_degenerate_rankings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same_order = friedman_test([[0.9, 0.8, 0.7]] * 5)
+        all_tied = friedman_test([[0.5, 0.5, 0.5]] * 5)
+    assert same_order.statistic == pytest.approx(5 * 2)  # N (k - 1)
+    assert same_order.ff_statistic == math.inf and same_order.ff_pvalue == 0.0
+    assert all_tied.statistic == 0.0 and all_tied.pvalue == 1.0 and all_tied.ff_pvalue == 1.0
+
+
+# ------------------------------------------------------------------ Nemenyi
+
+
+def _q_alpha_by_integration(k: int, alpha: float) -> float:
+    """Second implementation: P(range of k standard normals <= q) = 1 - alpha, by quadrature."""
+
+    def cdf(q: float) -> float:
+        def integrand(z: float) -> float:
+            inner = special.ndtr(z + q) - special.ndtr(z)
+            return k * math.exp(-z * z / 2) / math.sqrt(2 * math.pi) * inner ** (k - 1)
+
+        return integrate.quad(integrand, -np.inf, np.inf, epsabs=1e-14, epsrel=1e-13)[0]
+
+    return optimize.brentq(lambda q: cdf(q) - (1 - alpha), 0.1, 10, xtol=1e-13) / math.sqrt(2)
+
+
+@pytest.mark.parametrize("k", range(2, 11))
+def test_q_alpha_is_studentized_range_quantile(k):
+    q = nemenyi_q_alpha(k, alpha=0.05)
+    assert q == pytest.approx(
+        stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2), rel=1e-12
+    )
+    assert q == pytest.approx(_q_alpha_by_integration(k, 0.05), rel=1e-9)
+    # Demsar's Table 5: studentized-range quantiles printed to three decimals (e.g. 3.314,
+    # 4.170), divided by sqrt(2) and rounded to three decimals again, so each entry is within
+    # 0.0005 / sqrt(2) + 0.0005 of the exact value.
+    tol = 0.0005 / math.sqrt(2) + 0.0005
+    assert q == pytest.approx(DEMSAR_Q05[k - 2], abs=tol)
+
+
+def test_q_alpha_closed_form_for_two_models():
+    # The range of two standard normals is sqrt(2) |Z|: q_alpha = z_{1 - alpha/2}.
+    for alpha in (0.01, 0.05, 0.1):
+        assert nemenyi_q_alpha(2, alpha=alpha) == pytest.approx(
+            stats.norm.ppf(1 - alpha / 2), rel=1e-9
+        )
+
+
+def test_nemenyi_cd_and_pairs():
+    scores = np.random.default_rng(9).uniform(size=(15, 6)) + np.linspace(0, 1, 6)
+    res = nemenyi_test(scores, alpha=0.1)
+    assert res.cd == pytest.approx(nemenyi_q_alpha(6, alpha=0.1) * math.sqrt(6 * 7 / 90), rel=1e-15)
+    np.testing.assert_array_equal(res.avg_ranks, friedman_test(scores).avg_ranks)
+    np.testing.assert_array_equal(res.significant, res.significant.T)
+    diffs = np.subtract.outer(res.avg_ranks, res.avg_ranks)
+    np.testing.assert_array_equal(res.significant, np.abs(diffs) > res.cd)
+    assert res.significant.any() and not res.significant.all()
+
+
+@pytest.mark.slow
+def test_nemenyi_family_wise_error_under_null():
+    # Under H0 (exchangeable scores) the probability that any pair is declared different is
+    # asymptotically alpha; with N = 50 it must not exceed alpha by more than 4 Monte Carlo
+    # standard errors (3000 replications).
+    rng = np.random.default_rng(11)
+    reps, alpha = 3000, 0.05
+    rejections = sum(
+        nemenyi_test(rng.uniform(size=(50, 5)), alpha=alpha).significant.any() for _ in range(reps)
+    )
+    rate = rejections / reps
+    assert rate <= alpha + 4 * math.sqrt(alpha * (1 - alpha) / reps)
+
+
+def _brute_force_cliques(ranks: np.ndarray, cd: float) -> set[frozenset[int]]:
+    k = ranks.size
+    groups = [
+        frozenset(c)
+        for size in range(2, k + 1)
+        for c in itertools.combinations(range(k), size)
+        if all(abs(ranks[i] - ranks[j]) <= cd for i, j in itertools.combinations(c, 2))
+    ]
+    return {g for g in groups if not any(g < h for h in groups)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(2, 40).map(lambda v: v / 8), min_size=2, max_size=7),
+    st.floats(0.0, 3.0),
+)
+def test_cliques_are_maximal_groups_by_brute_force(ranks, cd):
+    ranks = np.array(ranks)
+    cliques = critical_difference_cliques(ranks, cd)
+    assert {frozenset(c) for c in cliques} == _brute_force_cliques(ranks, cd)
+    for clique in cliques:
+        assert list(ranks[list(clique)]) == sorted(ranks[list(clique)])
+
+
+# ------------------------------------------------------------------ validation
+
+
+@pytest.mark.parametrize("func", [friedman_test, nemenyi_test])
+@pytest.mark.parametrize(
+    ("scores", "kwargs", "error", "match"),
+    [
+        ([0.1, 0.2, 0.3], {}, ValueError, "2-D"),
+        ([[0.1, 0.2, 0.3]], {}, ValueError, "at least 2 data sets"),
+        ([[0.1], [0.2]], {}, ValueError, "at least 2 models"),
+        ([[0.1, np.nan], [0.2, 0.3]], {}, ValueError, "finite"),
+        ([[0.1, 0.2], [0.2, 0.3]], {"alpha": 1.5}, ValueError, "alpha"),
+        ([[0.1, 0.2], [0.2, 0.3]], {"higher_is_better": "yes"}, TypeError, "higher_is_better"),
+    ],
+)
+def test_bad_input(func, scores, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        func(scores, **kwargs)
+
+
+def test_bad_cliques_input():
+    with pytest.raises(ValueError, match="cd"):
+        critical_difference_cliques([1.0, 2.0], -0.5)
+    with pytest.raises(ValueError, match="avg_ranks"):
+        critical_difference_cliques([1.0], 0.5)
+    with pytest.raises(ValueError, match="k"):
+        nemenyi_q_alpha(1)
