@@ -36,7 +36,9 @@ def test_every_pyproject_requirement_is_in_environment_yml_with_the_same_bound()
     for name, bound in _pyproject().items():
         cname = CONDA_NAME.get(name, name)
         assert cname in conda, f"{name} is in pyproject.toml but not in environment.yml"
-        assert conda[cname] == bound, f"{name}: pyproject {bound!r} vs environment.yml {conda[cname]!r}"
+        assert conda[cname] == bound, (
+            f"{name}: pyproject {bound!r} vs environment.yml {conda[cname]!r}"
+        )
 
 
 def test_environment_yml_has_nothing_pyproject_lacks():

@@ -132,7 +132,9 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     return low, high
 
 
-def check_probability(p: object, name: str, *, open_low: bool = True, open_high: bool = True) -> float:
+def check_probability(
+    p: object, name: str, *, open_low: bool = True, open_high: bool = True
+) -> float:
     """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
     try:
         val = float(p)  # type: ignore[arg-type]

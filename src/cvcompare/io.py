@@ -1,0 +1,330 @@
+"""Reading fold-level cross-validation results into tidy tables.
+
+Two formats are read:
+
+- :func:`read_accuracies`: the whitespace-separated block format of the per-fold accuracies
+  published with baycomp (``accuracies.txt``): a line holding a single word starts the block
+  of a classifier; every following line is ``<dataset> <one accuracy per fold, in percent>``;
+- :func:`read_csv_scores`: a user's own results as a tidy CSV with one row per learner, data
+  set and fold.
+
+:func:`fold_differences` turns either table into the ``(q, n_folds)`` matrix of paired
+differences that the tests of :mod:`cvcompare.stats` take.
+
+References
+----------
+Benavoli, A., Corani, G., Demsar, J. & Zaffalon, M. (2017). Time for a change: a tutorial for
+comparing multiple classifiers through Bayesian analysis. JMLR 18(77); data file
+``docs/code/accuracies.txt`` of the baycomp repository (MIT licence).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from os import PathLike
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from cvcompare._validation import check_scale
+
+__all__ = ["fold_differences", "mean_score_matrix", "read_accuracies", "read_csv_scores"]
+
+# column names of the two tidy tables: (learner, dataset, fold, score)
+_ACCURACY_COLUMNS = ("classifier", "dataset", "fold", "accuracy")
+_SCORE_COLUMNS = ("learner", "dataset", "fold", "score")
+
+
+def read_accuracies(
+    path: str | PathLike[str],
+    *,
+    duplicates: Literal["drop", "keep", "error"] = "drop",
+    as_fraction: bool = False,
+) -> pd.DataFrame:
+    """Read per-fold accuracies in the block format of baycomp's ``accuracies.txt``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The text file.
+    duplicates : {"drop", "keep", "error"}
+        What to do with a data set listed more than once in a block with identical values
+        (``credit`` in the published file): ``"drop"`` keeps the first occurrence and warns;
+        ``"keep"`` keeps every occurrence as a separate data set, renaming the k-th
+        occurrence ``"<name>#k"`` (this gives the 54 data sets the papers count); ``"error"``
+        refuses the file. A repeated name with different values is always an error.
+    as_fraction : bool
+        If true, accuracies are divided by 100; by default they are returned in percent, as
+        in the file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``classifier``, ``dataset`` (in file order), ``fold`` (0, 1, ...) and
+        ``accuracy``; one row per classifier, data set and fold.
+
+    Raises
+    ------
+    ValueError
+        On a malformed file (the message names the line), accuracies outside [0, 100],
+        blocks with different data sets, or lines with different numbers of folds.
+    """
+    if duplicates not in ("drop", "keep", "error"):
+        raise ValueError(f"duplicates: expected 'drop', 'keep' or 'error', got {duplicates!r}")
+    if not isinstance(as_fraction, bool):
+        raise TypeError(f"as_fraction: expected True or False, got {as_fraction!r}")
+    path = Path(path)
+    blocks: dict[str, dict[str, np.ndarray]] = {}
+    dropped: list[str] = []
+    current: str | None = None
+    n_folds: int | None = None
+    for lineno, line in enumerate(path.read_text().splitlines(), start=1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        if len(tokens) == 1:
+            current = tokens[0]
+            if current in blocks:
+                raise ValueError(f"{path}:{lineno}: classifier {current!r} appears twice")
+            blocks[current] = {}
+            continue
+        if current is None:
+            raise ValueError(f"{path}:{lineno}: data line before the first classifier name")
+        name = tokens[0]
+        try:
+            values = np.array([float(t) for t in tokens[1:]])
+        except ValueError:
+            raise ValueError(f"{path}:{lineno}: accuracies of {name!r} must be numbers") from None
+        if not np.all(np.isfinite(values)) or np.any((values < 0) | (values > 100)):
+            raise ValueError(
+                f"{path}:{lineno}: accuracies of {name!r} must lie in [0, 100] (percent)"
+            )
+        if n_folds is None:
+            n_folds = values.size
+        elif values.size != n_folds:
+            raise ValueError(
+                f"{path}:{lineno}: {name!r} has {values.size} folds, earlier lines have {n_folds}"
+            )
+        block = blocks[current]
+        if name in block:
+            stored = _resolve_duplicate(block, name, values, duplicates, f"{path}:{lineno}")
+            if stored is None:
+                dropped.append(f"{name!r} (line {lineno})")
+                continue
+            name = stored
+        block[name] = values
+    if not blocks or n_folds is None:
+        raise ValueError(f"{path}: no accuracies found")
+    if dropped:
+        warnings.warn(
+            f"{path}: dropped {len(dropped)} repeated data set line(s) with values identical "
+            f"to an earlier line of the same block: {', '.join(dropped)} "
+            "(duplicates='keep' keeps them as separate data sets)",
+            UserWarning,
+            stacklevel=2,
+        )
+    datasets = list(next(iter(blocks.values())))
+    for clf, block in blocks.items():
+        if sorted(block) != sorted(datasets):
+            missing = sorted(set(datasets) ^ set(block))
+            raise ValueError(
+                f"{path}: classifier {clf!r} does not list the same data sets as the first "
+                f"block (differences: {missing})"
+            )
+    frames = [
+        pd.DataFrame(
+            {
+                "classifier": clf,
+                "dataset": np.repeat(datasets, n_folds),
+                "fold": np.tile(np.arange(n_folds), len(datasets)),
+                "accuracy": np.concatenate([block[d] for d in datasets]),
+            }
+        )
+        for clf, block in blocks.items()
+    ]
+    table = pd.concat(frames, ignore_index=True)
+    if as_fraction:
+        table["accuracy"] /= 100.0
+    return table
+
+
+def _resolve_duplicate(
+    block: dict[str, np.ndarray], name: str, values: np.ndarray, duplicates: str, where: str
+) -> str | None:
+    """Return the name under which a repeated data set is stored, or None to drop it."""
+    if not np.array_equal(block[name], values):
+        raise ValueError(f"{where}: data set {name!r} appears twice with different accuracies")
+    if duplicates == "error":
+        raise ValueError(
+            f"{where}: data set {name!r} appears twice (identical values); pass "
+            "duplicates='drop' or duplicates='keep'"
+        )
+    if duplicates == "drop":
+        return None
+    k = 2
+    while f"{name}#{k}" in block:
+        k += 1
+    return f"{name}#{k}"
+
+
+def read_csv_scores(
+    path: str | PathLike[str],
+    *,
+    scale: Literal["fraction", "percent"] = "fraction",
+) -> pd.DataFrame:
+    """Read a user's fold-level results from a tidy CSV file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A CSV file with a header and the columns ``learner``, ``dataset``, ``fold`` and
+        ``score`` (other columns are ignored). Every (learner, dataset, fold) appears once;
+        the folds of a data set are paired across learners by their ``fold`` label.
+    scale : {"fraction", "percent"}
+        Scale of the scores: fractions in [0, 1] (values outside are refused: pass
+        ``scale="percent"`` for percentages) or percentages, which are divided by 100.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``learner``, ``dataset``, ``fold`` (as read) and ``score`` (fractions).
+
+    Raises
+    ------
+    ValueError
+        On missing columns, non-numeric or non-finite scores, repeated rows, or scores on a
+        scale other than ``scale``.
+    """
+    table = pd.read_csv(path)
+    missing = [c for c in _SCORE_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{path}: missing column(s) {missing}; expected {list(_SCORE_COLUMNS)}, "
+            f"found {list(table.columns)}"
+        )
+    table = table[list(_SCORE_COLUMNS)].copy()
+    if table.empty:
+        raise ValueError(f"{path}: no rows")
+    if table[["learner", "dataset", "fold"]].isna().any().any():
+        raise ValueError(f"{path}: learner, dataset and fold must not be empty")
+    scores = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=float)
+    if not np.all(np.isfinite(scores)):
+        bad = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise ValueError(
+            f"{path}: score must be a finite number in every row, got "
+            f"{table['score'].iloc[bad]!r} in data row {bad + 1}"
+        )
+    table["learner"] = table["learner"].astype(str)
+    table["dataset"] = table["dataset"].astype(str)
+    dup = table.duplicated(["learner", "dataset", "fold"])
+    if dup.any():
+        row = table[dup].iloc[0]
+        raise ValueError(
+            f"{path}: (learner, dataset, fold) = ({row['learner']}, {row['dataset']}, "
+            f"{row['fold']}) appears more than once"
+        )
+    table["score"] = check_scale(scores, "score", scale=scale)
+    if np.any(table["score"] < 0):
+        raise ValueError(f"{path}: score must be non-negative (an accuracy-like measure)")
+    return table
+
+
+def _columns(table: pd.DataFrame) -> tuple[str, str]:
+    """Return the learner and score column names of a tidy table from either reader."""
+    for learner, _, _, score in (_SCORE_COLUMNS, _ACCURACY_COLUMNS):
+        if {learner, "dataset", "fold", score} <= set(table.columns):
+            return learner, score
+    raise ValueError(
+        "table: expected the columns of read_csv_scores (learner, dataset, fold, score) or of "
+        f"read_accuracies (classifier, dataset, fold, accuracy), got {list(table.columns)}"
+    )
+
+
+def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, list[str]]:
+    """Paired fold-level differences ``score(a) - score(b)`` for every data set.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
+    a, b : str
+        The two learners. Positive differences mean that ``a`` scored higher.
+
+    Returns
+    -------
+    x : numpy.ndarray, shape (q, n_folds)
+        Differences in the unit of the table, one row per data set, folds in the order of
+        their labels.
+    datasets : list of str
+        The data sets of the rows, in the order of first appearance in the table.
+
+    Raises
+    ------
+    ValueError
+        If a learner is unknown, ``a == b``, the two learners do not share the same folds on
+        a data set, or the data sets have different numbers of folds.
+    """
+    learner_col, score_col = _columns(table)
+    known = list(dict.fromkeys(table[learner_col]))
+    for name, value in (("a", a), ("b", b)):
+        if value not in known:
+            raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
+    if a == b:
+        raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
+    pair = table[table[learner_col].isin([a, b])]
+    paired = pair.set_index([learner_col, "dataset", "fold"])[score_col].unstack(learner_col)
+    if paired.isna().any().any():
+        unpaired = paired.index[paired.isna().any(axis=1)][:3].tolist()
+        raise ValueError(
+            f"a, b: learners {a!r} and {b!r} do not have the same (dataset, fold) pairs, "
+            f"e.g. {unpaired}"
+        )
+    wide = (paired[a] - paired[b]).unstack("fold")
+    datasets = list(dict.fromkeys(pair.loc[pair[learner_col] == a, "dataset"]))
+    if wide.isna().any().any():
+        counts = sorted(set(wide.notna().sum(axis=1)))
+        raise ValueError(
+            f"table: the data sets have different numbers of folds ({counts}); "
+            "every data set needs the same cross-validation design"
+        )
+    return wide.loc[datasets].to_numpy(dtype=float), datasets
+
+
+def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[str]]:
+    """Mean score over the folds of every learner on every data set.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
+
+    Returns
+    -------
+    scores : numpy.ndarray, shape (N, k)
+        Mean score of each of ``k`` learners (columns) on each of ``N`` data sets (rows), the
+        input of :func:`cvcompare.stats.friedman_test`. Sums are exactly rounded
+        (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie.
+    datasets, learners : list of str
+        Row and column labels, in the order of first appearance in the table.
+
+    Raises
+    ------
+    ValueError
+        If some learner has no result on some data set.
+    """
+    learner_col, score_col = _columns(table)
+    groups = table.groupby([learner_col, "dataset"], sort=False)[score_col]
+    # exactly rounded sums: equal multisets of fold scores give bit-identical means (a tie
+    # for the rank tests) whatever the order of the folds
+    means = (groups.agg(math.fsum) / groups.size()).unstack(learner_col)
+    learners = list(dict.fromkeys(table[learner_col]))
+    datasets = list(dict.fromkeys(table["dataset"]))
+    means = means.reindex(index=datasets, columns=learners)
+    if means.isna().any().any():
+        gaps = means.isna().stack()
+        learner, dataset = gaps[gaps].index[0][::-1]
+        raise ValueError(f"table: learner {learner!r} has no result on data set {dataset!r}")
+    return means.to_numpy(dtype=float), datasets, learners

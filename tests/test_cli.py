@@ -1,0 +1,232 @@
+"""The ``cvcompare`` command line: compare and rank, on the real file and on a small CSV."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from cvcompare.cli import main
+
+REAL = Path("/work/shared/data/uci_cv_accuracies.txt")
+needs_real = pytest.mark.skipif(not REAL.is_file(), reason=f"shared data file {REAL} is absent")
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _real_means(exact: bool = False) -> dict[str, dict[str, object]]:
+    """Mean accuracy (fraction) per classifier and data set, read independently of the package;
+    the first occurrence of a repeated data set is kept. ``exact``: as Fractions of the
+    decimal strings, so that ties are exact (j48 and j48gr have equal totals on german-credit
+    with different folds)."""
+    means: dict[str, dict[str, object]] = {}
+    current = ""
+    for line in REAL.read_text().splitlines():
+        toks = line.split()
+        if len(toks) == 1:
+            current = toks[0]
+            means[current] = {}
+        elif toks:
+            values = [Fraction(t) for t in toks[1:]] if exact else np.array(toks[1:], float)
+            means[current].setdefault(toks[0], sum(values) / len(values) / 100)
+    return means
+
+
+@pytest.fixture
+def small_csv(tmp_path) -> Path:
+    gen = np.random.default_rng(11)
+    rows = []
+    for d in range(8):
+        for f in range(10):
+            base = gen.uniform(0.6, 0.9)
+            for learner, shift in (("rf", 0.03), ("svm", 0.0), ("knn", -0.02)):
+                rows.append((learner, f"d{d}", f, base + shift + gen.normal(0, 0.01)))
+    path = tmp_path / "scores.csv"
+    pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"]).to_csv(path, index=False)
+    return path
+
+
+@needs_real
+def test_compare_signed_rank_on_real_file_matches_scipy(capsys):
+    code, out, err = _run(
+        capsys,
+        "compare",
+        str(REAL),
+        "--a",
+        "nbc",
+        "--b",
+        "hnb",
+        "--test",
+        "signed-rank",
+        "--format",
+        "json",
+    )
+    assert code == 0 and err == ""
+    (row,) = json.loads(out)
+    means = _real_means()
+    x = np.array([means["nbc"][d] - means["hnb"][d] for d in means["nbc"]])
+    ref = stats.wilcoxon(x)
+    assert row["n_datasets"] == 53
+    assert row["statistic"] == pytest.approx(ref.statistic) and row["pvalue"] == pytest.approx(
+        ref.pvalue
+    )
+
+
+@needs_real
+def test_rank_on_real_file_matches_independent_ranks_and_writes_cd_diagram(capsys, tmp_path):
+    out_png = tmp_path / "cd.png"
+    code, out, _ = _run(capsys, "rank", str(REAL), "--format", "json", "--cd-diagram", str(out_png))
+    assert code == 0
+    rows = json.loads(out)
+    means = _real_means(exact=True)
+    learners = list(means)
+    # ranks by exact comparisons of the Fractions: 1 + number better + half the ties
+    avg_ranks = np.mean(
+        [
+            [
+                1
+                + sum(means[o][d] > means[c][d] for o in learners)
+                + 0.5 * sum(means[o][d] == means[c][d] for o in learners if o != c)
+                for c in learners
+            ]
+            for d in means["nbc"]
+        ],
+        axis=0,
+    )
+    n, k = len(means["nbc"]), len(learners)
+    assert [r["learner"] for r in rows[:-1]] == learners
+    np.testing.assert_allclose([r["avg_rank"] for r in rows[:-1]], avg_ranks, rtol=1e-12)
+    # Demsar (2006), Friedman statistic from the average ranks
+    chi2 = 12 * n / (k * (k + 1)) * (np.sum(avg_ranks**2) - k * (k + 1) ** 2 / 4)
+    assert rows[-1]["friedman_chi2"] == pytest.approx(chi2, rel=1e-12)
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_compare_all_tests_on_small_csv(capsys, small_csv):
+    code, out, err = _run(
+        capsys,
+        "compare",
+        str(small_csv),
+        "--a",
+        "rf",
+        "--b",
+        "knn",
+        "--format",
+        "csv",
+        "--n-samples",
+        "4000",
+    )
+    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    table = pd.read_csv(io.StringIO(out))
+    counts = table["test"].value_counts().to_dict()
+    assert counts.pop("correlated-t") == 8  # one row per data set
+    assert set(counts.values()) == {1} and len(counts) == 5
+    # rf is better by 0.05 on every data set: every test speaks for a = rf
+    by_test = table.set_index("test")
+    assert by_test.loc["poisson", "decision"] == "a"
+    assert by_test.loc["bayes-signed-rank", "decision"] == "right"
+    assert by_test.loc["idp-signed-rank", "decision"] == "a"
+    # all 8 mean differences positive: exact two-sided p-value 2 / 2^8
+    assert by_test.loc["signed-rank", "pvalue"] == pytest.approx(2 / 2**8, rel=1e-12)
+
+
+def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
+    args = [
+        "compare",
+        str(small_csv),
+        "--test",
+        "bayes-signed-rank",
+        "--format",
+        "json",
+        "--n-samples",
+        "3000",
+        "--seed",
+        "5",
+    ]
+    code, out, _ = _run(capsys, *args, "--all-pairs", "--quiet")
+    assert code == 0
+    rows = json.loads(out)
+    assert [(r["a"], r["b"]) for r in rows] == [("rf", "svm"), ("rf", "knn"), ("svm", "knn")]
+    _, single, _ = _run(capsys, *args, "--a", "svm", "--b", "knn")
+    assert json.loads(single) == [rows[2]]  # seeds depend on the pair, not on the others
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["compare", "{csv}", "--a", "rf", "--b", "xgb"], "--b: unknown learner 'xgb'"),
+        (["compare", "{csv}", "--a", "rf"], "--a/--b"),
+        (["compare", "{csv}", "--a", "rf", "--b", "rf"], "two different learners"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rope", "wide"], "--rope"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--test", "t"], "--test"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rho", "1.5"], "rho"),
+        (["compare", "{pct}", "--a", "rf", "--b", "svm"], "--scale"),
+        (["compare", "/nonexistent/file.csv", "--a", "rf", "--b", "svm"], "FILE"),
+        (["rank", "{csv}", "--alpha", "2"], "alpha"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--seed", "-1"], "--seed"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "n_samples"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line_naming_them(capsys, small_csv, tmp_path, argv, needle):
+    pct = tmp_path / "pct.csv"
+    frame = pd.read_csv(small_csv)
+    frame.assign(score=frame["score"] * 100).to_csv(pct, index=False)
+    argv = [a.format(csv=small_csv, pct=pct) for a in argv]
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("cvcompare: error:") and needle in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_compare_hierarchical_on_small_csv(capsys, small_csv):
+    # builds and runs the Stan program (minutes on a first run)
+    code, out, err = _run(
+        capsys,
+        "compare",
+        str(small_csv),
+        "--a",
+        "rf",
+        "--b",
+        "knn",
+        "--test",
+        "hierarchical",
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["p_left"] + row["p_rope"] + row["p_right"] == pytest.approx(1.0)
+    # rf beats knn by 0.05 on every data set (sd 0.014 per fold): far right of the rope
+    assert row["decision"] == "right" and row["n_datasets"] == 8
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_on_a_terminal_unless_quiet(monkeypatch, capsys, small_csv, quiet):
+    fake = _Terminal()
+    monkeypatch.setattr("sys.stderr", fake)
+    argv = ["compare", str(small_csv), "--all-pairs", "--test", "sign"] + ["--quiet"] * quiet
+    assert main(argv) == 0
+    assert ("comparisons" in fake.getvalue()) is not quiet
+    assert len(capsys.readouterr().out.splitlines()) == 3  # one row per pair, bar not on stdout
+
+
+def test_help_exits_zero(capsys):
+    code, out, _ = _run(capsys, "compare", "--help")
+    assert code == 0 and "--all-pairs" in out

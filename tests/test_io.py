@@ -1,0 +1,160 @@
+"""Readers of fold-level results: the published block format and a user's tidy CSV."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cvcompare.io import fold_differences, mean_score_matrix, read_accuracies, read_csv_scores
+from cvcompare.stats.signed_rank import wilcoxon_test
+
+REAL = Path("/work/shared/data/uci_cv_accuracies.txt")
+needs_real = pytest.mark.skipif(not REAL.is_file(), reason=f"shared data file {REAL} is absent")
+
+
+def _raw_lines(path: Path) -> list[list[str]]:
+    """The file split independently of the reader: one token list per non-empty line."""
+    return [line.split() for line in path.read_text().splitlines() if line.strip()]
+
+
+@needs_real
+def test_real_file_classifiers_datasets_folds_and_duplicate_credit():
+    with pytest.warns(UserWarning, match="'credit'"):
+        table = read_accuracies(REAL)
+    assert list(table.columns) == ["classifier", "dataset", "fold", "accuracy"]
+    assert list(dict.fromkeys(table["classifier"])) == ["nbc", "aode", "hnb", "j48", "j48gr"]
+    assert table["dataset"].nunique() == 53
+    assert table.groupby(["classifier", "dataset"]).size().eq(100).all()
+    assert table["accuracy"].between(0, 100).all() and table["accuracy"].max() > 1  # percent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "keep" is an explicit choice: no warning
+        kept = read_accuracies(REAL, duplicates="keep")
+    assert kept["dataset"].nunique() == 54 and "credit#2" in set(kept["dataset"])
+    with pytest.raises(ValueError, match="'credit' appears twice"):
+        read_accuracies(REAL, duplicates="error")
+    # percentages are refused where fractions are expected, and accepted when stated
+    x_pct, _ = fold_differences(table, "nbc", "hnb")
+    with pytest.raises(ValueError, match="scale='percent'"):
+        wilcoxon_test(x_pct.mean(axis=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        x_frac, _ = fold_differences(read_accuracies(REAL, as_fraction=True), "nbc", "hnb")
+    np.testing.assert_allclose(x_pct / 100, x_frac, rtol=0, atol=1e-15)
+    assert wilcoxon_test(x_pct.mean(axis=1), scale="percent").pvalue == pytest.approx(
+        wilcoxon_test(x_frac.mean(axis=1)).pvalue, rel=1e-12
+    )
+
+
+@needs_real
+def test_real_file_values_and_fold_differences_match_the_raw_lines():
+    raw = _raw_lines(REAL)
+    headers = [i for i, toks in enumerate(raw) if len(toks) == 1]
+    block = {raw[i][0]: raw[i + 1 : i + 55] for i in headers}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        frac = read_accuracies(REAL, as_fraction=True)
+    x, datasets = fold_differences(frac, "j48", "j48gr")
+    assert x.shape == (53, 100) and datasets[0] == block["j48"][0][0]
+    for row, name in enumerate(datasets):
+        a = next(np.array(t[1:], float) for t in block["j48"] if t[0] == name)
+        b = next(np.array(t[1:], float) for t in block["j48gr"] if t[0] == name)
+        np.testing.assert_allclose(x[row], (a - b) / 100, rtol=0, atol=1e-12)
+
+
+def _write_block(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "acc.txt"
+    path.write_text(text)
+    return path
+
+
+def test_block_format_parsing_and_errors(tmp_path):
+    good = "a\n d1 50 60\n d2 70 80\nb\n d1 55 65\n d2 75 85\n"
+    table = read_accuracies(_write_block(tmp_path, good))
+    assert table.shape == (8, 4)
+    x, datasets = fold_differences(table, "b", "a")
+    np.testing.assert_array_equal(x, np.full((2, 2), 5.0))
+    assert datasets == ["d1", "d2"]
+    bad = {
+        " d1 50 60\n": "before the first classifier",
+        "a\n d1 50 x\n": "must be numbers",
+        "a\n d1 50 160\n": r"\[0, 100\]",
+        "a\n d1 50 60\n d2 50\n": "has 1 folds",
+        "a\n d1 50 60\nb\n d2 50 60\n": "same data sets",
+        "a\n d1 50 60\n d1 50 61\n": "different accuracies",
+        "": "no accuracies",
+    }
+    for text, match in bad.items():
+        with pytest.raises(ValueError, match=match):
+            read_accuracies(_write_block(tmp_path, text))
+    with pytest.raises(ValueError, match="duplicates"):
+        read_accuracies(_write_block(tmp_path, good), duplicates="ignore")
+
+
+def _csv(tmp_path: Path, rows: list[tuple], header="learner,dataset,fold,score") -> Path:
+    path = tmp_path / "scores.csv"
+    path.write_text(header + "\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    return path
+
+
+def _tidy_rows(scale: float = 1.0) -> list[tuple]:
+    gen = np.random.default_rng(3)
+    rows = []
+    for d in ("iris", "wine", "zoo"):
+        for f in range(4):
+            base = round(gen.uniform(0.6, 0.9), 4)
+            rows += [
+                ("rf", d, f, round(base * scale, 6)),
+                ("svm", d, f, round((base - 0.02) * scale, 6)),
+            ]
+    return rows
+
+
+def test_csv_scores_round_trip_and_differences(tmp_path):
+    rows = _tidy_rows()
+    table = read_csv_scores(_csv(tmp_path, rows[::-1]))  # row order must not matter
+    x, datasets = fold_differences(table, "rf", "svm")
+    assert datasets == ["zoo", "wine", "iris"]  # order of first appearance
+    np.testing.assert_allclose(x, 0.02, atol=1e-12)
+    scores, ds, learners = mean_score_matrix(table)
+    ref = pd.DataFrame(rows, columns=["l", "d", "f", "s"]).groupby(["d", "l"])["s"].mean()
+    for i, d in enumerate(ds):
+        for j, learner in enumerate(learners):
+            assert scores[i, j] == pytest.approx(ref[(d, learner)])
+
+
+def test_csv_percent_is_refused_as_fraction_and_converted_when_stated(tmp_path):
+    path = _csv(tmp_path, _tidy_rows(scale=100))
+    with pytest.raises(ValueError, match="scale='percent'"):
+        read_csv_scores(path)
+    pct = read_csv_scores(path, scale="percent")
+    frac = read_csv_scores(_csv(tmp_path, _tidy_rows()))
+    np.testing.assert_allclose(pct["score"], frac["score"], atol=1e-12)
+
+
+def test_csv_errors_name_the_problem(tmp_path):
+    rows = _tidy_rows()
+    with pytest.raises(ValueError, match="missing column"):
+        read_csv_scores(_csv(tmp_path, rows, header="model,dataset,fold,score"))
+    with pytest.raises(ValueError, match="appears more than once"):
+        read_csv_scores(_csv(tmp_path, rows + [rows[0]]))
+    with pytest.raises(ValueError, match="finite number"):
+        read_csv_scores(_csv(tmp_path, rows + [("rf", "x", 0, "nan")]))
+    table = read_csv_scores(_csv(tmp_path, rows[:-1]))  # svm lacks one fold on zoo
+    with pytest.raises(ValueError, match="same \\(dataset, fold\\) pairs"):
+        fold_differences(table, "rf", "svm")
+    full = read_csv_scores(_csv(tmp_path, rows))
+    with pytest.raises(ValueError, match="a: unknown learner 'knn'"):
+        fold_differences(full, "knn", "svm")
+    with pytest.raises(ValueError, match="two different learners"):
+        fold_differences(full, "rf", "rf")
+    uneven = read_csv_scores(_csv(tmp_path, rows[:-2]))  # zoo has 3 folds, others 4
+    with pytest.raises(ValueError, match="different numbers of folds"):
+        fold_differences(uneven, "rf", "svm")
+    with pytest.raises(ValueError, match="no result on data set 'zoo'"):
+        mean_score_matrix(
+            read_csv_scores(_csv(tmp_path, [r for r in rows if r[:2] != ("svm", "zoo")]))
+        )

@@ -1,0 +1,362 @@
+"""Signed-rank tests: frequentist tests against scipy and brute force, Bayesian tests against
+the theorems of Benavoli et al. (2014) and an independent per-draw sampler."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy import stats
+
+from cvcompare.seeding import replication_rng
+from cvcompare.stats import signed_rank as sr
+from cvcompare.stats.signed_rank import (
+    IDP_DEFAULT_S,
+    bayesian_signed_rank,
+    dp_signed_rank,
+    idp_signed_rank,
+    loss_threshold,
+    sign_test,
+    wilcoxon_test,
+)
+
+# Monte Carlo tolerances: |estimate - truth| < Z_TOL standard errors fails by chance with
+# probability about 6e-5 per comparison (two-sided normal tail at 4 sigma).
+Z_TOL = 4.0
+
+
+def _normal_sample(n: int, seed_key: str) -> np.ndarray:
+    return replication_rng(2026, "test_signed_rank", seed_key).normal(size=n)
+
+
+def _r_plus_zsplit(z: np.ndarray) -> float:
+    """R+ with midranks and zeros split, from scipy (independent of the package)."""
+    return float(stats.wilcoxon(z, zero_method="zsplit", alternative="greater").statistic)
+
+
+# ------------------------------------------------------------------------------------------
+# frequentist tests
+# ------------------------------------------------------------------------------------------
+
+
+def _exact_signed_rank_pvalue(z: np.ndarray, alternative: str) -> float:
+    """Exact p-value by enumerating the 2^n sign assignments (no ties, no zeros)."""
+    ranks = stats.rankdata(np.abs(z))
+    observed = ranks[z > 0].sum()
+    sums = np.array(
+        [
+            sum(r for r, keep in zip(ranks, signs, strict=True) if keep)
+            for signs in itertools.product([0, 1], repeat=z.size)
+        ]
+    )
+    p_ge, p_le = np.mean(sums >= observed), np.mean(sums <= observed)
+    return {"greater": p_ge, "less": p_le, "two-sided": min(1.0, 2 * min(p_ge, p_le))}[alternative]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_wilcoxon_exact_pvalue_matches_enumeration_and_scipy(alternative):
+    z = _normal_sample(11, "wilcoxon-exact") / 10
+    res = wilcoxon_test(z, alternative=alternative)
+    assert res.pvalue == pytest.approx(_exact_signed_rank_pvalue(z, alternative), rel=1e-12)
+    ref = stats.wilcoxon(z, alternative=alternative)
+    assert (res.statistic, res.pvalue) == (ref.statistic, ref.pvalue)
+    assert res.n == 11 and res.n_zero == 0
+
+
+def test_wilcoxon_normal_approximation_matches_closed_form():
+    z = _normal_sample(60, "wilcoxon-approx") / 10
+    n = z.size
+    r_plus = stats.rankdata(np.abs(z))[z > 0].sum()
+    zstat = (r_plus - n * (n + 1) / 4) / math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+    res = wilcoxon_test(z, alternative="greater", method="approx")
+    assert res.statistic == r_plus
+    assert res.pvalue == pytest.approx(stats.norm.sf(zstat), rel=1e-10)
+
+
+def test_wilcoxon_zero_methods_follow_scipy_and_all_zero_gives_pvalue_one():
+    z = np.array([0.0, 0.0, 0.01, -0.02, 0.03, 0.04, 0.05, -0.01, 0.02])
+    for zm in ("wilcox", "pratt", "zsplit"):
+        ref = stats.wilcoxon(z, zero_method=zm, alternative="greater")
+        res = wilcoxon_test(z, zero_method=zm, alternative="greater")
+        assert (res.statistic, res.pvalue, res.n_zero) == (ref.statistic, ref.pvalue, 2)
+    assert wilcoxon_test(np.zeros(6)).pvalue == 1.0
+
+
+def test_wilcoxon_percent_scale_equals_fraction():
+    z = _normal_sample(15, "percent") / 10
+    assert wilcoxon_test(z * 100, scale="percent") == wilcoxon_test(z)
+    with pytest.raises(ValueError, match="x: values must be fractions"):
+        wilcoxon_test(z * 100)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_sign_test_equals_binomtest_and_direct_sum(alternative):
+    z = np.array([0.02, 0.01, -0.01, 0.03, 0.0, 0.02, 0.05, -0.02, 0.01, 0.04, 0.0, 0.01])
+    res = sign_test(z, alternative=alternative)
+    ref = stats.binomtest(8, 10, 0.5, alternative=alternative)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert (res.n_positive, res.n_negative, res.n_zero, res.n_trials) == (8, 2, 2, 10)
+    pmf = [math.comb(10, k) / 2**10 for k in range(11)]
+    direct = {
+        "greater": sum(pmf[8:]),
+        "less": sum(pmf[:9]),
+        "two-sided": min(1.0, 2 * sum(pmf[8:])),  # symmetric null: doubling is exact
+    }[alternative]
+    assert res.pvalue == pytest.approx(direct, rel=1e-12)
+
+
+def test_sign_test_split_zeros_and_all_zero():
+    z = np.array([0.01, 0.02, 0.0, 0.0, 0.0, -0.01, 0.03])
+    res = sign_test(z, zero_method="split")  # 3 zeros: one each side, one ignored
+    assert (res.statistic, res.n_trials) == (4.0, 6)
+    assert res.pvalue == pytest.approx(stats.binomtest(4, 6).pvalue, rel=1e-12)
+    assert sign_test(np.zeros(5)).pvalue == 1.0
+
+
+# ------------------------------------------------------------------------------------------
+# Dp(s -> 0): Theorem 2
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_theorem2_posterior_mean_is_wilcoxon_r_plus(ties):
+    z = _normal_sample(25, f"theorem2-{ties}") / 10
+    if ties:  # rounding creates ties |Z_i| = |Z_j|, opposite-sign ties and zeros
+        z = np.round(z * 20) / 20
+        assert np.any(z == 0) and len(np.unique(np.abs(z))) < z.size
+    n = z.size
+    post = dp_signed_rank(z, n_samples=40_000, rng=7)
+    # Theorem 2 with the Heaviside rule equals R+ = 2 T+ / (n(n + 1)) with midranks and
+    # split zeros (each pair of a tie group contributes 1/2 to T+ exactly as midranks do)
+    assert post.mean == pytest.approx(2 * _r_plus_zsplit(z) / (n * (n + 1)), rel=1e-12)
+    if not ties:  # Eq. (4) literally, with the indicator I_[-Z_i, inf)(Z_j)
+        eq4 = (np.sum(z[None, :] >= -z[:, None]) + np.sum(z >= 0)) / (n * (n + 1))
+        assert post.mean == pytest.approx(eq4, rel=1e-12)
+    se = post.draws.std(ddof=1) / math.sqrt(post.n_samples)
+    assert abs(post.draws.mean() - post.mean) < Z_TOL * se
+
+
+def test_dp_all_zero_differences_give_theta_one_half():
+    post = dp_signed_rank(np.zeros(7), n_samples=1000, rng=1)
+    assert np.all(post.draws == 0.5) and post.prob_greater == 0.0 and post.mean == 0.5
+    assert post.decide(l0=1, l1=0.01) == "prefer_x"
+
+
+def test_dp_decision_rule_eq9():
+    post = dp_signed_rank(_normal_sample(20, "dp-decide") / 10 + 0.02, n_samples=5000, rng=3)
+    for l1 in (1, 2, 4, 9, 19):
+        expected = "prefer_y" if post.prob_greater > l1 / (1 + l1) else "prefer_x"
+        assert post.decide(l0=1, l1=l1) == expected
+    assert loss_threshold(1, 19) == pytest.approx(0.95)
+
+
+# ------------------------------------------------------------------------------------------
+# IDP: Theorems 3 and 4, Sec. 3.1
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("s", [IDP_DEFAULT_S, 1.0, 3.0])
+def test_theorem3_lower_upper_means_and_imprecision(s):
+    z = np.round(_normal_sample(18, f"theorem3-{s}") / 10, 2)  # with some ties
+    n = z.size
+    post = idp_signed_rank(z, s=s, n_samples=40_000, rng=11)
+    h = np.heaviside(z[:, None] + z[None, :], 0.5)
+    denom = (s + n) * (s + n + 1)
+    eq6 = (h.sum() + np.diag(h).sum()) / denom
+    eq7 = eq6 + (s**2 + 2 * n * s + s) / denom
+    assert post.lower_mean == pytest.approx(eq6, rel=1e-12)
+    assert post.upper_mean == pytest.approx(eq7, rel=1e-12)
+    assert post.imprecision == pytest.approx((s**2 + 2 * n * s + s) / denom, rel=1e-12)
+    for draws, mean in ((post.lower_draws, eq6), (post.upper_draws, eq7)):
+        se = draws.std(ddof=1) / math.sqrt(draws.size)
+        assert abs(draws.mean() - mean) < Z_TOL * se
+
+
+def test_default_s_halves_imprecision_after_one_observation():
+    post = idp_signed_rank([0.03], n_samples=10, rng=0)  # Sec. 3.1
+    assert post.imprecision == pytest.approx(0.5, rel=1e-12)
+    assert IDP_DEFAULT_S == pytest.approx((math.sqrt(17) - 3) / 2)
+
+
+def _brute_force_idp(z: np.ndarray, s: float, n_samples: int, seed: int) -> tuple[float, float]:
+    """Theorem 4 by a per-draw loop over explicit (n+1)x(n+1) matrices with Z_0 = -/+inf."""
+    gen = np.random.Generator(np.random.MT19937(seed))
+    alpha = np.concatenate([[s], np.ones(z.size)])
+    mats = [np.heaviside(np.add.outer(np.r_[z0, z], np.r_[z0, z]), 0.5) for z0 in (-np.inf, np.inf)]
+    hits = np.zeros(2)
+    for _ in range(n_samples):
+        w = gen.dirichlet(alpha)
+        hits += [w @ m @ w > 0.5 for m in mats]
+    lo, up = hits / n_samples
+    return lo, up
+
+
+def test_theorem4_wf1_standard_normal_example():
+    # W-F1: n = 20 observations from a standard normal; lower and upper posterior
+    # probabilities of P(Z >= -Z') > 1/2 and the decision thresholds they imply
+    z = _normal_sample(20, "W-F1")
+    post = idp_signed_rank(z, n_samples=50_000, rng=5, scale="raw")
+    lo, up = _brute_force_idp(z, IDP_DEFAULT_S, 20_000, seed=99)
+    for est, ref in ((post.lower_prob, lo), (post.upper_prob, up)):
+        se = math.sqrt(ref * (1 - ref) * (1 / 20_000 + 1 / 50_000))
+        assert abs(est - ref) < Z_TOL * max(se, 1e-4)
+    # decisions: Y for thresholds below the lower probability, X above the upper one,
+    # indeterminate in between (Sec. 3, rules (i)-(iii))
+    assert post.lower_prob < post.upper_prob
+    for t in np.linspace(0.01, 0.99, 99):
+        l1 = t / (1 - t)  # l1 / (1 + l1) = t
+        expected = (
+            "prefer_y"
+            if post.lower_prob > t
+            else "prefer_x"
+            if post.upper_prob <= t
+            else "indeterminate"
+        )
+        assert post.decide(l0=1, l1=l1) == expected
+
+
+def test_rng_contract_and_chunking_invariance(monkeypatch):
+    z = _normal_sample(12, "chunks") / 10
+    monkeypatch.setattr(sr, "_CHUNK_BYTES", 1 << 40)  # one chunk
+    a = idp_signed_rank(z, n_samples=3001, rng=4)
+    monkeypatch.setattr(sr, "_CHUNK_BYTES", 8 * 13 * 100)  # chunks of 100 draws
+    b = idp_signed_rank(z, n_samples=3001, rng=4)
+    c = bayesian_signed_rank(z, n_samples=3001, rng=np.random.default_rng(4))
+    monkeypatch.undo()
+    d = bayesian_signed_rank(z, n_samples=3001, rng=np.random.SeedSequence(4))
+    # same weights whatever the chunk length; sums may differ in the last bit
+    np.testing.assert_allclose(a.upper_draws, b.upper_draws, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(c.draws, d.draws, rtol=0, atol=1e-15)
+    with pytest.raises(TypeError, match="rng"):
+        dp_signed_rank(z, rng=None)
+
+
+# ------------------------------------------------------------------------------------------
+# signed-rank test with a rope
+# ------------------------------------------------------------------------------------------
+
+
+def _brute_force_rope(z, rope, s, n_samples, seed):
+    """Per-draw loop over explicit outer products (the construction of Benavoli et al., 2017)."""
+    gen = np.random.Generator(np.random.MT19937(seed))
+    zz = np.r_[0.0, z]
+    sums = zz[:, None] + zz[None, :]
+    above = (sums > 2 * rope[1]) + 0.5 * (sums == 2 * rope[1])
+    below = (sums < 2 * rope[0]) + 0.5 * (sums == 2 * rope[0])
+    counts = np.zeros(3)
+    for _ in range(n_samples):
+        w = gen.dirichlet(np.r_[s, np.ones(z.size)])
+        outer = np.outer(w, w)
+        left, right = np.sum(outer * below), np.sum(outer * above)
+        counts[np.argmax([left, 1 - left - right, right])] += 1
+    return counts / n_samples
+
+
+def test_rope_variant_matches_brute_force_and_exact_means():
+    z = _normal_sample(15, "rope") / 50 + 0.008  # mass spread over all three regions
+    rope = (-0.01, 0.01)
+    post = bayesian_signed_rank(z, rope=rope, n_samples=50_000, rng=8)
+    ref = _brute_force_rope(z, rope, 0.5, 10_000, seed=123)
+    for est, p in zip(post.probs(), ref, strict=True):
+        se = math.sqrt(max(p * (1 - p), 1e-4) * (1 / 10_000 + 1 / 50_000))
+        assert abs(est - p) < Z_TOL * se
+    draws = post.sample()
+    np.testing.assert_allclose(draws.sum(axis=1), 1.0, atol=1e-12)
+    for k in range(3):
+        se = draws[:, k].std(ddof=1) / math.sqrt(draws.shape[0])
+        assert abs(draws[:, k].mean() - post.mean_theta[k]) < Z_TOL * se
+
+
+def test_rope_degenerate_cases_are_defined():
+    # rope (0, 0.01), differences 0.05 or 0: a pair of zeros counts half left, half inside
+    # (H(0) = 1/2), so theta_left = theta_rope in every draw, split equally
+    post = bayesian_signed_rank([0.05, 0.0, 0.0], rope=(0.0, 0.01), n_samples=4000, rng=2)
+    np.testing.assert_allclose(post.draws[:, 0], post.draws[:, 1], rtol=0, atol=1e-15)
+    assert post.p_left == post.p_rope == pytest.approx((1 - post.p_right) / 2, abs=1e-12)
+    zero = np.zeros(6)
+    assert bayesian_signed_rank(zero, n_samples=500, rng=1).probs() == (0.0, 1.0, 0.0)
+    # zero-width rope and all differences zero: theta_left = theta_right exactly, split
+    assert bayesian_signed_rank(zero, rope=(0, 0), n_samples=500, rng=1).probs() == (
+        0.5,
+        0.0,
+        0.5,
+    )
+
+
+small_diffs = arrays(
+    np.float64,
+    st.integers(3, 12),
+    elements=st.floats(-0.2, 0.2, allow_nan=False, allow_subnormal=False),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(z=small_diffs, low=st.floats(-0.05, 0.0), high=st.floats(0.0, 0.05))
+def test_property_swapping_learners_mirrors_left_and_right(z, low, high):
+    a = bayesian_signed_rank(z, rope=(low, high), n_samples=2000, rng=5)
+    b = bayesian_signed_rank(-z, rope=(-high, -low), n_samples=2000, rng=5)
+    assert a.probs() == pytest.approx(b.probs()[::-1], abs=1e-12)
+    assert sum(a.probs()) == pytest.approx(1.0, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(z=small_diffs, shrink=st.floats(0.0, 1.0), r=st.floats(0.001, 0.05))
+def test_property_shifting_differences_towards_the_rope_raises_p_rope(z, shrink, r):
+    # shrinking every difference towards 0 moves every pair sum into (or deeper into) the
+    # rope, so with common random numbers theta_rope grows draw by draw
+    a = bayesian_signed_rank(z, rope=(-r, r), n_samples=2000, rng=6)
+    b = bayesian_signed_rank(z * shrink, rope=(-r, r), n_samples=2000, rng=6)
+    assert b.p_rope >= a.p_rope - 1e-12
+    assert np.all(b.draws[:, 1] >= a.draws[:, 1] - 1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(z=small_diffs, s=st.floats(0.05, 5.0))
+def test_property_idp_brackets_dp(z, s):
+    dp = dp_signed_rank(z, n_samples=2000, rng=9)
+    idp = idp_signed_rank(z, s=s, n_samples=2000, rng=9)  # same observation weights
+    assert np.all(idp.lower_draws <= dp.draws) and np.all(dp.draws <= idp.upper_draws)
+    assert idp.lower_prob <= dp.prob_greater <= idp.upper_prob
+    assert idp.lower_mean <= dp.mean + 1e-12 and dp.mean <= idp.upper_mean + 1e-12
+
+
+@settings(max_examples=25, deadline=None)
+@given(z=small_diffs)
+def test_property_dp_mirror(z):
+    a, b = dp_signed_rank(z, n_samples=2000, rng=2), dp_signed_rank(-z, n_samples=2000, rng=2)
+    np.testing.assert_allclose(a.draws - 0.5, 0.5 - b.draws, rtol=0, atol=1e-15)
+    assert a.prob_greater + b.prob_greater + np.mean(a.draws == 0.5) == pytest.approx(1.0)
+    assert a.mean + b.mean == pytest.approx(1.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------------
+# input validation
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: dp_signed_rank([0.1, np.nan], rng=1), "x: all values must be finite"),
+        (lambda: dp_signed_rank([[0.1, 0.2]], rng=1), "x: expected a 1-D array"),
+        (lambda: dp_signed_rank([], rng=1), "x: expected at least 1 data sets"),
+        (lambda: idp_signed_rank([5.0, 3.0], rng=1), "scale='percent'"),
+        (lambda: idp_signed_rank([0.1], s=0, rng=1), "s: expected a positive"),
+        (lambda: dp_signed_rank([0.1], n_samples=0, rng=1), "n_samples"),
+        (lambda: bayesian_signed_rank([0.1], rope=(0.01, 0.02), rng=1), "rope"),
+        (lambda: bayesian_signed_rank([0.1], rope=0.01, rng=1), "rope: expected an interval"),
+        (lambda: bayesian_signed_rank([0.1], prior_strength=-1, rng=1), "prior_strength"),
+        (lambda: wilcoxon_test([0.1, 0.2], alternative="bigger"), "alternative"),
+        (lambda: wilcoxon_test([0.1, 0.2], scale="percents"), "scale"),
+        (lambda: sign_test([0.1, 0.2], zero_method="wilcox"), "zero_method"),
+        (lambda: loss_threshold(1, 0), "l1"),
+    ],
+)
+def test_bad_input_is_refused_with_the_argument_named(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
