@@ -130,6 +130,36 @@ def test_degenerate_rankings():
     assert all_tied.statistic == 0.0 and all_tied.pvalue == 1.0 and all_tied.ff_pvalue == 1.0
 
 
+@pytest.mark.parametrize(("n", "k"), [(3, 11), (6, 11), (25, 10), (5, 3)])
+def test_identical_rankings_give_infinite_ff_exactly(n, k):
+    # chi2_F reaches its maximum N (k - 1) and F_F = inf. Computed from average ranks in
+    # floating point, chi2_F fell short of N (k - 1) by one rounding unit for these (N, k),
+    # so F_F came out near 1e16 instead.
+    scores = np.tile(np.arange(k, 0, -1) / 100, (n, 1))
+    res = friedman_test(scores)
+    assert res.statistic == n * (k - 1)
+    assert res.ff_statistic == math.inf and res.ff_pvalue == 0.0
+
+
+@pytest.mark.parametrize(("n", "k"), [(6, 4), (15, 3), (9, 7)])
+def test_iman_davenport_is_two_way_anova_on_ranks(n, k):
+    # Iman & Davenport (1980): without ties F_F is the two-way ANOVA F statistic of the
+    # ranks (models x data sets); data-set sums of squares vanish because every row of
+    # ranks sums to k (k + 1) / 2. Computed here from sums of squares.
+    scores = np.random.default_rng(n + k).uniform(size=(n, k))
+    ranks = stats.rankdata(-scores, axis=1)
+    grand = ranks.mean()
+    ss_models = n * np.sum((ranks.mean(axis=0) - grand) ** 2)
+    ss_blocks = k * np.sum((ranks.mean(axis=1) - grand) ** 2)
+    ss_error = np.sum((ranks - grand) ** 2) - ss_models - ss_blocks
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    f_anova = (ss_models / df1) / (ss_error / df2)
+    res = friedman_test(scores, alpha=0.1)
+    assert res.ff_statistic == pytest.approx(f_anova, rel=1e-12)
+    assert res.ff_pvalue == pytest.approx(stats.f.sf(f_anova, df1, df2), rel=1e-10)
+    assert res.ff_critical_value == pytest.approx(stats.f.isf(0.1, df1, df2), rel=1e-10)
+
+
 # ------------------------------------------------------------------ Nemenyi
 
 

@@ -147,6 +147,40 @@ def test_dp_all_zero_differences_give_theta_one_half():
     assert post.decide(l0=1, l1=0.01) == "prefer_x"
 
 
+@pytest.mark.parametrize(
+    ("z", "expected"),
+    [
+        # theta = w1^2 + 2 w1 w2 H(z1 + z2) + w2^2 H(2 z2) with (w1, w2) ~ Dir(1, 1), so w2 is
+        # uniform on (0, 1):
+        ([0.03, -0.01], 1 / math.sqrt(2)),  # theta = 1 - w2^2 > 1/2 iff w2 < 1/sqrt(2)
+        ([0.01, -0.03], 1 - 1 / math.sqrt(2)),  # theta = w1^2 > 1/2 iff w1 > 1/sqrt(2)
+        ([0.02, -0.02], 0.5),  # H(0) = 1/2: theta = w1 (w1 + w2) = w1
+    ],
+)
+def test_dp_probability_closed_form_for_two_data_sets(z, expected):
+    n_samples = 20_000
+    post = dp_signed_rank(z, n_samples=n_samples, rng=12)
+    se = math.sqrt(expected * (1 - expected) / n_samples)
+    assert abs(post.prob_greater - expected) < Z_TOL * se
+    assert post.mc_se == pytest.approx(
+        math.sqrt(post.prob_greater * (1 - post.prob_greater) / n_samples), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("s", [IDP_DEFAULT_S, 2.0])
+def test_idp_probabilities_closed_form_for_one_data_set(s):
+    # n = 1: w0 ~ Beta(s, 1), whose CDF is u^s. For Z_1 > 0, g_lower = (1 - w0)^2 exceeds 1/2
+    # iff w0 < 1 - 1/sqrt(2), and g_upper = 1. For Z_1 < 0, g_lower = 0 and
+    # g_upper = w0 (2 - w0) exceeds 1/2 iff w0 > 1 - 1/sqrt(2).
+    n_samples = 20_000
+    c = (1 - 1 / math.sqrt(2)) ** s
+    se = math.sqrt(c * (1 - c) / n_samples)
+    pos = idp_signed_rank([0.02], s=s, n_samples=n_samples, rng=13)
+    neg = idp_signed_rank([-0.02], s=s, n_samples=n_samples, rng=14)
+    assert abs(pos.lower_prob - c) < Z_TOL * se and pos.upper_prob == 1.0
+    assert neg.lower_prob == 0.0 and abs(neg.upper_prob - (1 - c)) < Z_TOL * se
+
+
 def test_dp_decision_rule_eq9():
     post = dp_signed_rank(_normal_sample(20, "dp-decide") / 10 + 0.02, n_samples=5000, rng=3)
     for l1 in (1, 2, 4, 9, 19):
@@ -272,6 +306,46 @@ def test_rope_variant_matches_brute_force_and_exact_means():
         assert abs(draws[:, k].mean() - post.mean_theta[k]) < Z_TOL * se
 
 
+@pytest.mark.parametrize("s", [0.5, 2.0])
+def test_rope_probabilities_closed_form_for_one_data_set(s):
+    # One difference z and the pseudo-observation 0 with weights (w0, 1 - w0), w0 ~ Beta(s, 1)
+    # (CDF u^s); rope (-r, r). The pair sums are 0 (inside), z (twice) and 2 z.
+    # z > 2 r: theta_rope = w0^2, theta_right = 1 - w0^2, so p_right = P(w0 < 1/sqrt(2)).
+    # r < z < 2 r: theta_right = (1 - w0)^2, so p_right = P(w0 < 1 - 1/sqrt(2)).
+    n_samples, r = 20_000, 0.01
+    for z, expected in ((0.03, 2 ** (-s / 2)), (0.015, (1 - 1 / math.sqrt(2)) ** s)):
+        post = bayesian_signed_rank(
+            [z], rope=(-r, r), prior_strength=s, n_samples=n_samples, rng=15
+        )
+        se = math.sqrt(expected * (1 - expected) / n_samples)
+        assert post.p_left == 0.0
+        assert abs(post.p_right - expected) < Z_TOL * se
+        assert post.p_rope == pytest.approx(1 - post.p_right, abs=1e-12)
+
+
+def test_zero_width_rope_without_prior_weight_is_dp():
+    # rope (0, 0): theta_right = theta and theta_left = 1 - theta, so p_right = P(theta > 1/2);
+    # a pseudo-observation of weight 1e-12 has Gamma weight below 1e-6 except with
+    # probability about 1e-11, so p_right estimates the Dp(s -> 0) probability. The two
+    # estimates use independent draws: tolerance Z_TOL standard errors of their difference.
+    z = _normal_sample(15, "rope-dp") / 50 + 0.004
+    n_samples = 40_000
+    rope = bayesian_signed_rank(z, rope=(0, 0), prior_strength=1e-12, n_samples=n_samples, rng=1)
+    dp = dp_signed_rank(z, n_samples=n_samples, rng=2)
+    p = dp.prob_greater
+    assert 0.05 < p < 0.95 and rope.p_rope == 0.0
+    assert abs(rope.p_right - p) < Z_TOL * math.sqrt(2 * p * (1 - p) / n_samples)
+
+
+def test_raw_scale_takes_the_rope_in_the_unit_of_x():
+    # With scale="raw" the rope is in the unit of x (no fraction check); rescaling x and the
+    # rope together leaves every pair comparison, hence every draw, unchanged.
+    z = _normal_sample(10, "raw")
+    a = bayesian_signed_rank(z, rope=(-1.0, 1.5), n_samples=2000, rng=3, scale="raw")
+    b = bayesian_signed_rank(z / 100, rope=(-0.01, 0.015), n_samples=2000, rng=3)
+    np.testing.assert_allclose(a.draws, b.draws, rtol=0, atol=1e-12)
+
+
 def test_rope_degenerate_cases_are_defined():
     # rope (0, 0.01), differences 0.05 or 0: a pair of zeros counts half left, half inside
     # (H(0) = 1/2), so theta_left = theta_rope in every draw, split equally
@@ -351,8 +425,18 @@ def test_property_dp_mirror(z):
         (lambda: bayesian_signed_rank([0.1], rope=(0.01, 0.02), rng=1), "rope"),
         (lambda: bayesian_signed_rank([0.1], rope=0.01, rng=1), "rope: expected an interval"),
         (lambda: bayesian_signed_rank([0.1], prior_strength=-1, rng=1), "prior_strength"),
+        (lambda: bayesian_signed_rank([0.1], rope=(-1, 1), rng=1), r"rope: .*\|end\| < 1"),
+        (
+            lambda: bayesian_signed_rank([1.0], rope=(-1, 1), scale="percent", rng=1),
+            r"rope: .*\|end\| < 1",
+        ),
         (lambda: wilcoxon_test([0.1, 0.2], alternative="bigger"), "alternative"),
-        (lambda: wilcoxon_test([0.1, 0.2], scale="percents"), "scale"),
+        (lambda: wilcoxon_test([0.1, 0.2], scale="percents"), "scale: .*'raw'"),
+        (lambda: dp_signed_rank([0.1], scale="percents", rng=1), "scale: .*'raw'"),
+        (lambda: idp_signed_rank([0.1], s=np.nan, rng=1), "s: expected a positive finite"),
+        (lambda: idp_signed_rank([0.1], s=True, rng=1), "s: expected a positive number"),
+        (lambda: loss_threshold("one", 1), "l0"),
+        (lambda: wilcoxon_test([0.1, 0.2], method="permutation"), "method"),
         (lambda: sign_test([0.1, 0.2], zero_method="wilcox"), "zero_method"),
         (lambda: loss_threshold(1, 0), "l1"),
     ],

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import integrate, stats
+from scipy import integrate, special, stats
 
 from cvcompare.stats._results import BayesianDecisionMixin
 from cvcompare.stats.ttest import (
@@ -191,7 +191,37 @@ def test_normal_gamma_prior_tends_to_matching_prior():
         post = bayesian_correlated_ttest(x, rho=0.1, prior=near)
         gaps.append(max(abs(u - v) for u, v in zip(post.probs(), matching.probs(), strict=True)))
     assert gaps[0] > gaps[1] > gaps[2]
+    # At eps = 1e-6 the posterior df moves by 2 eps and kappa, b_n and mu_n by relative
+    # amounts below eps (1/k0 = eps against H'M^-1 H = 5.3; b and xbar^2 / k0 below 1e-9
+    # against b_n ~ 2e-3), so the probabilities move by O(eps) (about 0.1 eps here, as the
+    # gaps at 1e-2 and 1e-4 show); the bound 1e-5 is 10 eps.
     assert gaps[2] < 1e-5
+
+
+def _t_centred_cdf(z: float, df: float) -> float:
+    """``P(T <= z) - 1/2`` for a standard Student t, from the incomplete beta function:
+    ``sign(z) / 2 * I_{z^2 / (df + z^2)}(1/2, df/2)``, accurate to rounding near ``z = 0``."""
+    return math.copysign(0.5 * special.betainc(0.5, df / 2, z * z / (df + z * z)), z)
+
+
+@pytest.mark.parametrize("width", [1e-10, 1e-6, 1e-3])
+def test_narrow_rope_mass_with_two_differences(width):
+    # n = 2 gives df = 1 (a Cauchy posterior), where SciPy's Student-t CDF loses up to 2e-9
+    # near the centre: a rope of width 2e-10 around the posterior location got p_rope = 0
+    # instead of (2 / pi) arctan(width / scale) = 1.0e-9. Reference: the incomplete beta
+    # function (relative accuracy ~1e-14 here). p_rope is a difference of two CDF values
+    # near 1/2, each rounded to ulp(1/2) = 1.1e-16: hence the absolute tolerance 1e-15.
+    for x in ([-0.0625, 0.0625], [0.0, 0.125], [0.01, 0.02]):
+        post = bayesian_correlated_ttest(x, rho=0.0, rope=(-width, width))
+        assert post.df == 1
+        z_lo, z_hi = ((e - post.loc) / post.scale_ for e in (-width, width))
+        p_left = 0.5 + _t_centred_cdf(z_lo, 1)
+        p_rope = _t_centred_cdf(z_hi, 1) - _t_centred_cdf(z_lo, 1)
+        assert post.p_rope == pytest.approx(p_rope, rel=1e-9, abs=1e-15)
+        assert post.p_left == pytest.approx(p_left, rel=1e-12)
+        assert post.p_right == pytest.approx(1 - p_left - p_rope, rel=1e-12)
+        freq = correlated_ttest(x, rho=0.0, alternative="greater")
+        assert freq.pvalue == pytest.approx(0.5 - _t_centred_cdf(freq.statistic, 1), rel=1e-12)
 
 
 def test_sample_matches_student_t_moments():
@@ -221,6 +251,12 @@ def test_zero_variance_posterior_is_point_mass():
     assert inside.probs() == (0.0, 1.0, 0.0) and inside.p_positive == 1.0
     assert right.probs() == (0.0, 0.0, 1.0) and right.decision() == "right"
     assert edge.probs() == (0.0, 0.5, 0.5)
+    # Constant differences equal to a rope end that is not a binary fraction: the mean of
+    # three (six) copies of 0.1 rounds to 0.1 + 1.4e-17 (0.1 - 1.4e-17), which used to put
+    # the whole point mass right of (inside) the rope instead of half on each side.
+    for n in (3, 6):
+        on_edge = bayesian_correlated_ttest(np.full(n, 0.1), rho=0.1, rope=(-0.1, 0.1))
+        assert on_edge.loc == 0.1 and on_edge.probs() == (0.0, 0.5, 0.5)
     assert zero.is_point_mass
     assert (zero.cdf(-1e-9), zero.cdf(0.0), zero.cdf(1e-9)) == (0.0, 0.5, 1.0)
     np.testing.assert_array_equal(inside.sample(3, rng=0), [0.125] * 3)
@@ -324,7 +360,12 @@ def test_bad_input(func, x, kwargs, match):
 
 @pytest.mark.parametrize(
     ("rope", "match"),
-    [((0.01, 0.02), "low <= 0 <= high"), ((0.01,), "interval"), ((-np.inf, 0.1), "finite")],
+    [
+        ((0.01, 0.02), "low <= 0 <= high"),
+        ((0.01,), "interval"),
+        ((-np.inf, 0.1), "finite"),
+        ((-1.0, 1.0), r"rope: the ends must be fractions of accuracy with \|end\| < 1"),
+    ],
 )
 def test_bad_rope(rope, match):
     with pytest.raises(ValueError, match=match):
@@ -332,7 +373,7 @@ def test_bad_rope(rope, match):
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match="alternative"):
+    with pytest.raises(ValueError, match="alternative: expected one of 'two-sided'"):
         correlated_ttest([0.1, 0.2], rho=0.1, alternative="bigger")
     with pytest.raises(TypeError, match="prior"):
         bayesian_correlated_ttest([0.1, 0.2], rho=0.1, prior="jeffreys")

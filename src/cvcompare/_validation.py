@@ -13,7 +13,10 @@ import numpy as np
 
 __all__ = [
     "check_array",
+    "check_choice",
+    "check_fraction_rope",
     "check_int",
+    "check_positive",
     "check_probability",
     "check_rope",
     "check_scale",
@@ -156,3 +159,45 @@ def check_int(v: object, name: str, *, minimum: int | None = None) -> int:
     if minimum is not None and v < minimum:
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {v}")
     return int(v)
+
+
+def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
+    """Check that an option is one of ``choices`` and return it.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument and listing the allowed values.
+    """
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
+
+
+def check_positive(value: object, name: str) -> float:
+    """Check a strictly positive, finite real number (not a bool) and return it as a float."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name}: expected a positive number, got {value!r}")
+    try:
+        val = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a positive number, got {value!r}") from None
+    if not (np.isfinite(val) and val > 0):
+        raise ValueError(f"{name}: expected a positive finite number, got {val}")
+    return val
+
+
+def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]:
+    """Check a rope on the fraction scale of accuracies: as :func:`check_rope`, and ``|end| < 1``.
+
+    Differences of accuracies lie in [-1, 1], so a rope end of magnitude 1 or more covers
+    every possible difference: such a rope is almost certainly given in percent and is
+    refused rather than used.
+    """
+    low, high = check_rope(rope, name)
+    if max(-low, high) >= 1:
+        raise ValueError(
+            f"{name}: the ends must be fractions of accuracy with |end| < 1, got ({low}, {high}); "
+            "(-0.01, 0.01) is one accuracy point"
+        )
+    return low, high

@@ -136,11 +136,16 @@ def friedman_test(
     alpha = check_probability(alpha, "alpha")
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
-    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg_ranks**2) - k * (k + 1) ** 2 / 4.0)
-    chi2 = max(0.0, float(chi2))
+    # With rank sums S_j = N R_j, chi2_F = num / (N k (k + 1)) and N (k - 1) - chi2_F =
+    # (N^2 k (k + 1)(k - 1) - num) / (N k (k + 1)), where num = 12 sum S_j^2 -
+    # 3 N^2 k (k + 1)^2. Mid-ranks are multiples of 1/2, so both numerators are exact in
+    # floating point: identical rankings give F_F = inf and all ties chi2_F = 0 exactly.
+    rank_sums = ranks.sum(axis=0)
+    num = 12.0 * float(rank_sums @ rank_sums) - 3.0 * n * n * k * (k + 1) ** 2
+    chi2 = num / (n * k * (k + 1))
+    den = float(n * n * k * (k + 1) * (k - 1)) - num
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    denominator = n * (k - 1) - chi2
-    ff = (n - 1) * chi2 / denominator if denominator > 0 else math.inf
+    ff = (n - 1) * num / den if den > 0 else math.inf
     return FriedmanResult(
         statistic=chi2,
         pvalue=float(stats.chi2.sf(chi2, df1)),

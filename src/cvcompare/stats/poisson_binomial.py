@@ -30,9 +30,15 @@ from typing import Literal
 
 import numpy as np
 
-from cvcompare._validation import check_array, check_int, check_probability, check_scale
+from cvcompare._validation import (
+    check_array,
+    check_choice,
+    check_int,
+    check_probability,
+    check_scale,
+)
 from cvcompare.seeding import RngLike, as_generator
-from cvcompare.stats.ttest import _prob_positive_matching
+from cvcompare.stats.ttest import _check_rho, _prob_positive_matching
 
 __all__ = ["PoissonBinomialResult", "poisson_binomial_pmf", "poisson_binomial_test"]
 
@@ -196,22 +202,21 @@ def poisson_binomial_test(
         raise ValueError(
             f"rho: expected a scalar or one value per data set ({q}), got {rho_arr.size}"
         )
-    if np.any((rho_arr < 0) | (rho_arr >= 1)):
-        raise ValueError(f"rho: expected values in [0, 1), got {rho_arr}")
+    for value in rho_arr.ravel():
+        _check_rho(value)
     alpha = check_probability(alpha, "alpha")
     if alpha >= 0.5:
         raise ValueError(f"alpha: expected a test size in (0, 0.5), got {alpha}")
+    method = check_choice(method, "method", ("exact", "montecarlo"))
     p_datasets = _prob_positive_matching(arr, rho_arr)
     if method == "exact":
         pmf = poisson_binomial_pmf(p_datasets)
         used_samples = None
-    elif method == "montecarlo":
+    else:
         used_samples = check_int(n_samples, "n_samples", minimum=1)
         if rng is None:
             raise TypeError("rng: method='montecarlo' needs a seed or a numpy Generator")
         pmf = _montecarlo_pmf(p_datasets, used_samples, as_generator(rng))
-    else:
-        raise ValueError(f"method: expected 'exact' or 'montecarlo', got {method!r}")
     counts = np.arange(q + 1)
     prob_majority = float(pmf[2 * counts > q].sum())
     prob_majority_negative = float(pmf[2 * counts < q].sum())

@@ -48,7 +48,15 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from cvcompare._validation import check_array, check_int, check_rope, check_scale
+from cvcompare._validation import (
+    check_array,
+    check_choice,
+    check_fraction_rope,
+    check_int,
+    check_positive,
+    check_rope,
+    check_scale,
+)
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
 
@@ -95,27 +103,9 @@ def _differences(x: object, scale: str) -> np.ndarray:
     ``scale="raw"`` accepts any finite real numbers unchanged (scores that are not accuracies,
     or simulated differences): the signed-rank tests do not depend on the unit.
     """
+    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     arr = check_array(x, "x", ndim=1, min_size=1, axis_names=("data sets",))
     return arr if scale == "raw" else check_scale(arr, "x", scale=scale)
-
-
-def _check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
-    return str(value)
-
-
-def _check_positive(value: object, name: str) -> float:
-    """Check a strictly positive, finite real number."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}")
-    try:
-        val = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}") from None
-    if not (np.isfinite(val) and val > 0):
-        raise ValueError(f"{name}: expected a positive finite number, got {val}")
-    return val
 
 
 def loss_threshold(l0: float = 1.0, l1: float = 1.0) -> float:
@@ -137,8 +127,8 @@ def loss_threshold(l0: float = 1.0, l1: float = 1.0) -> float:
     ----------
     Benavoli et al. (2014), Sec. 3, Eq. (9).
     """
-    l0 = _check_positive(l0, "l0")
-    l1 = _check_positive(l1, "l1")
+    l0 = check_positive(l0, "l0")
+    l1 = check_positive(l1, "l1")
     return l1 / (l0 + l1)
 
 
@@ -219,9 +209,9 @@ def wilcoxon_test(
     0.0312
     """
     z = _differences(x, scale)
-    alternative = _check_choice(alternative, "alternative", _ALTERNATIVES)
-    zero_method = _check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
-    method = _check_choice(method, "method", ("auto", "exact", "approx"))
+    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
+    zero_method = check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
+    method = check_choice(method, "method", ("auto", "exact", "approx"))
     n_zero = int(np.sum(z == 0))
     if n_zero == z.size:
         with warnings.catch_warnings():
@@ -308,8 +298,8 @@ def sign_test(
     0.0703
     """
     z = _differences(x, scale)
-    alternative = _check_choice(alternative, "alternative", _ALTERNATIVES)
-    zero_method = _check_choice(zero_method, "zero_method", ("drop", "split"))
+    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
+    zero_method = check_choice(zero_method, "zero_method", ("drop", "split"))
     n_pos, n_neg = int(np.sum(z > 0)), int(np.sum(z < 0))
     n_zero = int(z.size) - n_pos - n_neg
     wins, trials = n_pos, n_pos + n_neg
@@ -620,7 +610,7 @@ def idp_signed_rank(
     True
     """
     z = _differences(x, scale)
-    s = _check_positive(s, "s")
+    s = check_positive(s, "s")
     n_samples, gen = _check_mc(n_samples, rng)
     theta, obs_total = _dp_theta_draws(z, n_samples, gen)
     # the pseudo-observation's weights are drawn after all the observation weights
@@ -726,8 +716,9 @@ def bayesian_signed_rank(
         Mean difference of the scores (first learner minus second) on each data set.
     rope : tuple of float
         ``(low, high)`` with ``low <= 0 <= high``, on the fraction scale (also when
-        ``scale="percent"``; in the unit of ``x`` when ``scale="raw"``). ``(0, 0)`` gives no
-        rope (``theta_rope = 0``).
+        ``scale="percent"``; ends of magnitude 1 or more are refused as percentages), or in
+        the unit of ``x`` when ``scale="raw"``. ``(0, 0)`` gives no rope
+        (``theta_rope = 0``).
     prior_strength : float
         Weight ``s`` of the pseudo-observation at zero. The default 0.5 is baycomp's
         ``SignedRankTest``; the authors' tutorial code (BayesianTestsML) uses 0.6.
@@ -755,8 +746,8 @@ def bayesian_signed_rank(
     'right'
     """
     z = _differences(x, scale)
-    low, high = check_rope(rope)
-    s = _check_positive(prior_strength, "prior_strength")
+    low, high = check_rope(rope) if scale == "raw" else check_fraction_rope(rope)
+    s = check_positive(prior_strength, "prior_strength")
     n_samples, gen = _check_mc(n_samples, rng)
     z_aug = np.concatenate([[0.0], z])
     right = _heaviside_pairs(z_aug, 2.0 * high)
