@@ -3,7 +3,7 @@
 Times 10 runs x 10 folds of naive Bayes ``C -> F`` on one data set of n = 500 instances
 (Corani et al. 2017, App. 6.1), on the same folds and tie-breaking bits, two ways:
 
-* baseline: :func:`cvcompare.simulate.reference.fold_correct_counts_reference`, which fits
+* baseline: ``fold_correct_counts_reference`` of ``tests/simulate_reference.py``, which fits
   scikit-learn's ``CategoricalNB`` on every training fold;
 * vectorised: :func:`cvcompare.simulate.classifiers.fold_correct_counts`, one
   ``bincount`` for all folds.
@@ -17,14 +17,18 @@ Usage: ``python benchmarks/bench_nb_cv.py [--repeat 5]``
 from __future__ import annotations
 
 import argparse
+import sys
 import timeit
+from pathlib import Path
 
 import numpy as np
 
 from cvcompare.simulate.classifiers import fold_correct_counts
 from cvcompare.simulate.cv import stratified_fold_ids
 from cvcompare.simulate.generators import nb_features_data
-from cvcompare.simulate.reference import fold_correct_counts_reference
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from simulate_reference import fold_correct_counts_reference  # noqa: E402
 
 
 def main() -> None:

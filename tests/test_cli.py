@@ -230,3 +230,33 @@ def test_progress_bar_on_a_terminal_unless_quiet(monkeypatch, capsys, small_csv,
 def test_help_exits_zero(capsys):
     code, out, _ = _run(capsys, "compare", "--help")
     assert code == 0 and "--all-pairs" in out
+
+
+@needs_real
+def test_signed_rank_counts_a_zero_difference_only_when_it_is_exactly_zero(capsys):
+    # j48 vs j48gr: on 15 data sets the fold differences cancel exactly (decimal arithmetic);
+    # on one of them the binary mean is -1e-18, which must not enter the test as a difference
+    _, out, _ = _run(
+        capsys, "compare", str(REAL), "--a", "j48", "--b", "j48gr", "--test", "signed-rank",
+        "--format", "json",
+    )  # fmt: skip
+    (row,) = json.loads(out)
+    means = _real_means(exact=True)
+    x = np.array([float(means["j48"][d] - means["j48gr"][d]) for d in means["j48"]])
+    assert np.sum(x == 0) == 15
+    ref = stats.wilcoxon(x)
+    assert row["statistic"] == ref.statistic and row["pvalue"] == pytest.approx(ref.pvalue)
+
+
+def test_default_rho_needs_a_multiple_of_ten_folds(capsys, tmp_path):
+    rows = [(lr, f"d{d}", f, 0.7 + 0.01 * f + 0.02 * (lr == "a")) for lr in "ab" for d in range(6)
+            for f in range(3)]  # fmt: skip
+    path = tmp_path / "three.csv"
+    pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"]).to_csv(path, index=False)
+    base = ["compare", str(path), "--a", "a", "--b", "b", "--format", "json"]
+    code, out, err = _run(capsys, *base, "--test", "poisson")
+    assert code == 2 and "--rho: the default 0.1 assumes 10-fold" in err and "3 fold" in err
+    # tests that do not use rho run without it; with --rho the Poisson test runs
+    assert _run(capsys, *base, "--test", "sign")[0] == 0
+    code, out, _ = _run(capsys, *base, "--test", "poisson", "--rho", str(1 / 3))
+    assert code == 0 and json.loads(out)[0]["decision"] == "a"

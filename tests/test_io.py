@@ -9,7 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvcompare.io import fold_differences, mean_score_matrix, read_accuracies, read_csv_scores
+from cvcompare.io import (
+    fold_differences,
+    mean_differences,
+    mean_score_matrix,
+    read_accuracies,
+    read_csv_scores,
+)
 from cvcompare.stats.signed_rank import wilcoxon_test
 
 REAL = Path("/work/shared/data/uci_cv_accuracies.txt")
@@ -158,3 +164,49 @@ def test_csv_errors_name_the_problem(tmp_path):
         mean_score_matrix(
             read_csv_scores(_csv(tmp_path, [r for r in rows if r[:2] != ("svm", "zoo")]))
         )
+
+
+def test_csv_fractions_are_refused_as_percent(tmp_path):
+    # scores of 0.6-0.9 read as percentages would be accuracies below 1%
+    with pytest.raises(ValueError, match="scale='percent' but every score lies in \\[0, 1\\]"):
+        read_csv_scores(_csv(tmp_path, _tidy_rows()), scale="percent")
+
+
+def test_mean_differences_removes_rounding_noise_only(tmp_path):
+    # a: 70, 72.5, 67.5 % and b: 70, 70, 70 %: the fold differences 0, +2.5, -2.5 % cancel
+    # exactly in decimal, but not after the division by 100 in binary floating point
+    rows = [("a", "d", f, v) for f, v in enumerate((70, 72.5, 67.5))]
+    rows += [("b", "d", f, 70) for f in range(3)]
+    x, _ = fold_differences(read_csv_scores(_csv(tmp_path, rows), scale="percent"), "a", "b")
+    assert x.mean(axis=1)[0] != 0  # the noise this function exists for
+    assert np.abs(x.mean(axis=1)[0]) < 1e-15
+    assert mean_differences(x)[0] == 0.0
+    # a genuine mean difference far below any accuracy resolution is kept unchanged
+    small = np.array([[1e-9, 0.0, 0.0], [0.1, 0.2, 0.3]])
+    np.testing.assert_array_equal(mean_differences(small), small.mean(axis=1))
+    with pytest.raises(ValueError, match="x:"):
+        mean_differences(np.array([0.1, 0.2]))
+
+
+@needs_real
+def test_real_file_zero_mean_differences_are_exact():
+    # j48 and j48gr: per data set, the exact mean difference (decimal strings as Fractions)
+    # is zero exactly where mean_differences returns zero
+    from fractions import Fraction
+
+    raw = _raw_lines(REAL)
+    headers = [i for i, toks in enumerate(raw) if len(toks) == 1]
+    block = {raw[i][0]: {t[0]: t[1:] for t in raw[i + 1 : i + 55][::-1]} for i in headers}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        x, datasets = fold_differences(read_accuracies(REAL, as_fraction=True), "j48", "j48gr")
+    exact = [
+        sum(
+            Fraction(u) - Fraction(v)
+            for u, v in zip(block["j48"][d], block["j48gr"][d], strict=True)
+        )
+        for d in datasets
+    ]
+    means = mean_differences(x)
+    assert np.array_equal(means == 0, np.array(exact) == 0)
+    assert np.sum(means == 0) == 15

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from simulate_reference import fold_correct_counts_reference
 
 from cvcompare.simulate.classifiers import ZERO_R, fold_correct_counts, fold_test_tables
 from cvcompare.simulate.cv import stratified_fold_ids
 from cvcompare.simulate.generators import bn_data, nb_features_data
-from cvcompare.simulate.reference import fold_correct_counts_reference
 
 
 def _case(n, theta, q, runs, folds, seed):
@@ -77,3 +77,11 @@ def test_naive_bayes_with_a_clear_feature_predicts_the_feature():
         agree = data.features[0, j] == data.y[0]
         expected = [[np.sum(agree[fold_ids[0, r] == f]) for f in range(10)] for r in range(2)]
         assert np.array_equal(correct[0], expected)
+
+
+def test_scores_stay_exact_integers():
+    # (n + 2)^3 exceeds the int64 maximum 9.2e18 for n = 2,100,000 (9.26e18)
+    y = np.zeros((1, 2_100_000), dtype=np.int8)
+    ids = np.zeros((1, 1, y.shape[1]), dtype=np.intp)
+    with pytest.raises(ValueError, match="y: 2100000 instances with alpha = 1 overflow"):
+        fold_correct_counts(y, y[:, None, :], 0, ids, 2, ids.astype(np.int8))

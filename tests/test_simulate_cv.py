@@ -174,3 +174,16 @@ def test_zero_r_alone_matches_its_exact_expectation_at_small_n():
     res = paired_cv_binary(data, ZERO_R, ZERO_R, rng=13)
     mean, se = _mean_and_se(res.acc_a.mean(axis=1))
     assert abs(mean - _expected_zero_r_cv_accuracy(25, 10)) < 4 * se
+
+
+def test_estimator_path_bad_input():
+    y = np.array([0, 1] * 10)
+    lda = lambda g: LinearDiscriminantAnalysis()  # noqa: E731
+    with pytest.raises(ValueError, match=r"X, y: expected X of shape \(n, p\)"):
+        paired_cv_estimators(np.zeros((19, 2)), y, lda, lda, runs=1, folds=2, rng=1)
+    X = np.zeros((20, 2))
+    X[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X: all values must be finite"):
+        paired_cv_estimators(X, y, lda, lda, runs=1, folds=2, rng=1)
+    with pytest.raises(ValueError, match="folds: expected at most as many folds"):
+        paired_cv_estimators(np.zeros((20, 2)), y, lda, lda, runs=1, folds=21, rng=1)

@@ -81,7 +81,10 @@ def test_same_seed_same_draws():
         ({"location": 0.0}, "delta.distribution: missing"),
         ({"distribution": "laplace"}, "delta.distribution: expected one of"),
         ({"distribution": "cauchy", "location": 0.0}, "needs keys"),
-        ({"distribution": "cauchy", "location": 0.0, "scale": -1.0}, "scale: expected"),
+        (
+            {"distribution": "cauchy", "location": 0.0, "scale": -1.0},
+            "scale: expected a number >= 0",
+        ),
         ({"distribution": "cauchy", "location": 0.0, "scale": 0.1, "cap": 0}, "cap: expected"),
         ({"distribution": "cauchy", "location": 0, "scale": 1, "cap": [1, -1]}, "cap: expected"),
         ({"distribution": "fixed", "value": float("nan")}, "value: all values must be finite"),
@@ -107,3 +110,10 @@ def test_one_component_mixture_is_a_gaussian():
     draws = GaussianMixtureDelta(means=(0.03,), sds=(0.005,), weights=(1.0,)).sample(N, rng=6)
     assert abs(draws.mean() - 0.03) < 4 * 0.005 / np.sqrt(N)
     assert abs(draws.std() - 0.005) < 4 * 0.005 / np.sqrt(2 * N)
+
+
+def test_cauchy_with_zero_scale_is_the_point_mass_at_its_location():
+    # the null setting of Corani & Benavoli (2015), Fig. 2b: median = scale = 0
+    spec = {"distribution": "cauchy", "location": 0.0, "scale": 0.0, "cap": 0.5}
+    assert np.array_equal(delta_distribution(spec).sample(50, rng=1), np.zeros(50))
+    assert np.array_equal(CauchyDelta(0.7, 0.0, cap=0.5).sample(3, rng=1), np.full(3, 0.5))

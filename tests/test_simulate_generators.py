@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from cvcompare.simulate.generators import (
+    BinaryData,
     bivariate_normal_accuracies,
     bn_data,
     nb_features_data,
@@ -104,3 +105,19 @@ def test_generators_are_reproducible():
         bivariate_normal_accuracies(5, 0.0, 0.1, 0.0, rng=3)[1],
         bivariate_normal_accuracies(5, 0.0, 0.1, 0.0, rng=3)[1],
     )
+
+
+@pytest.mark.parametrize(
+    "y, features, match",
+    [
+        # a label 2 would index the (class, feature) table of the next fold
+        ([[0, 1, 2, 1]], [[[0, 1, 1, 0]]], r"y: expected binary values in \{0, 1\}"),
+        ([[0, 1, 1, 0]], [[[0, -1, 1, 0]]], r"features: expected binary values"),
+        ([[0.0, 1.0, 1.0, 0.0]], [[[0, 1, 1, 0]]], "y: expected a .q, n. array of integer"),
+        ([[0, 1, 1, 0]], [[[0, 1, 1]]], "features: expected shape"),
+        ([[0, 1, 1, 0]], [[[0.0, 1.0, 1.0, 0.0]]], "features: expected integer values"),
+    ],
+)
+def test_binary_data_refuses_non_binary_input(y, features, match):
+    with pytest.raises(ValueError, match=match):
+        BinaryData(y=np.array(y), features=np.array(features))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from test_simulate_cv import _expected_zero_r_cv_accuracy
 
 from cvcompare.simulate.scenario import SimulatedComparison, simulate_comparison
 
@@ -72,17 +73,25 @@ def test_regeneration_gives_up_when_every_draw_is_degenerate():
         simulate_comparison(scen, q=1, rng=1)
 
 
-def test_negative_delta_is_swapped_for_the_bn_generator():
-    # theta = 0.5 + |delta| = 0.8 with the learners swapped: E[diff] = 0.5 - 0.8 plus the
-    # zeroR CV term (at most ~0.013 at n = 1000, see test_simulate_cv), so the mean
-    # difference is close to -0.3 and the accuracies in slot b are the network's
-    scen = dict(P, delta={"distribution": "fixed", "value": -0.3}, n_instances=1000)
-    sim = simulate_comparison(scen, q=20, rng=4)
-    assert abs(sim.diffs.mean() + 0.3) < 0.03
-    assert np.all(sim.acc_b.mean(axis=1) > 0.7)
-    err = dict(scen, generator={"name": "bn_vs_zeror", "negative_delta": "error"})
-    with pytest.raises(ValueError, match="negative_delta='error'"):
-        simulate_comparison(err, q=5, rng=4)
+@pytest.mark.parametrize("sign", [1, -1])
+def test_bn_generator_difference_and_the_swap_of_negative_deltas(sign):
+    # theta = 0.5 + |delta| = 0.8 at n = 1000: the learned network predicts class = feature
+    # in every fold, so its expected CV accuracy is 0.8, and zeroR's is the exact
+    # enumeration of test_simulate_cv. A negative delta swaps the learners, so the mean
+    # difference flips sign and the network's accuracies move to slot b. Tolerance: 4
+    # Monte Carlo standard errors of the mean over data sets.
+    scen = dict(P, delta={"distribution": "fixed", "value": sign * 0.3}, n_instances=1000)
+    sim = simulate_comparison(scen, q=300, rng=4)
+    assert np.all(sim.true_delta == sign * 0.3)
+    means = sim.diffs.mean(axis=1)
+    expected = sign * (0.8 - _expected_zero_r_cv_accuracy(1000, 10))
+    assert abs(means.mean() - expected) < 4 * means.std(ddof=1) / np.sqrt(means.size)
+    network = sim.acc_a if sign > 0 else sim.acc_b
+    assert np.all(network.mean(axis=1) > 0.7)
+    if sign < 0:
+        err = dict(scen, generator={"name": "bn_vs_zeror", "negative_delta": "error"})
+        with pytest.raises(ValueError, match="negative_delta='error'"):
+            simulate_comparison(err, q=5, rng=4)
 
 
 @pytest.mark.parametrize(
@@ -133,3 +142,19 @@ def test_h_scenario_tracks_the_true_deltas(n):
     sim = simulate_comparison(scen, q=1000, rng=n)
     err = sim.diffs.mean(axis=1) - sim.true_delta
     assert abs(err.mean()) < 4 * err.std(ddof=1) / np.sqrt(err.size)
+
+
+def test_mean_diffs_are_zero_exactly_where_the_rational_means_are():
+    # theta = 0.5: the network and zeroR often tie on a whole data set. Fold accuracies are
+    # c / n_test with n_test <= 10, so 2520 * accuracy (2520 = lcm(1..10)) is an integer,
+    # recovered exactly by rounding; a data set's mean is zero iff the integer sum is.
+    scen = dict(P, delta={"distribution": "fixed", "value": 0.0}, n_instances=50)
+    scen["cv"] = {"runs": 10, "folds": 10}
+    sim = simulate_comparison(scen, q=1500, rng=7)
+    units = np.rint(2520 * sim.acc_a).astype(np.int64) - np.rint(2520 * sim.acc_b).astype(np.int64)
+    np.testing.assert_allclose(units / 2520, sim.diffs, rtol=0, atol=1e-12)
+    exact = units.sum(axis=1) == 0
+    plain = sim.diffs.mean(axis=1)
+    assert np.any(exact & (plain != 0))  # the rounding noise occurs in this sample
+    assert np.array_equal(sim.mean_diffs == 0, exact)
+    np.testing.assert_array_equal(sim.mean_diffs[~exact], plain[~exact])

@@ -9,8 +9,11 @@ FILE is either a tidy CSV (columns ``learner, dataset, fold, score``; see
 baycomp's ``accuracies.txt`` (percentages; see :func:`cvcompare.io.read_accuracies`).
 
 Differences are always ``A - B``: ``p_right``, ``prob_a_better`` and ``alternative="greater"``
-speak for A. Bad input ends the program with a one-line message naming the argument and exit
-status 2.
+speak for A. The tests on data-set means (signed-rank, sign, Bayesian signed-rank, IDP) take
+them from :func:`cvcompare.io.mean_differences`, so a mean that is zero in decimal is zero.
+``--rho`` defaults to 0.1 (10-fold cross-validation) and must be given when the number of
+fold results per data set is not a multiple of 10. Bad input ends the program with a
+one-line message naming the argument and exit status 2.
 
 References
 ----------
@@ -36,7 +39,13 @@ import pandas as pd
 from tqdm import tqdm
 
 from cvcompare.hierarchical import fit_hierarchical
-from cvcompare.io import fold_differences, mean_score_matrix, read_accuracies, read_csv_scores
+from cvcompare.io import (
+    fold_differences,
+    mean_differences,
+    mean_score_matrix,
+    read_accuracies,
+    read_csv_scores,
+)
 from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
     bayesian_correlated_ttest,
@@ -131,20 +140,21 @@ def _rows_poisson(x, datasets, args, rng) -> list[Row]:
     ]
 
 
-def _rows_signed_rank(x, datasets, args, rng) -> list[Row]:
-    res = wilcoxon_test(x.mean(axis=1))
-    verdict = "different" if res.pvalue < args.alpha else "none"
-    return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
+def _two_sided_rows(test: Callable) -> Callable[..., list[Row]]:
+    """Rows of a two-sided frequentist test on the per-data-set mean differences."""
 
+    def rows(x, datasets, args, rng) -> list[Row]:
+        res = test(mean_differences(x))
+        verdict = "different" if res.pvalue < args.alpha else "none"
+        return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
 
-def _rows_sign(x, datasets, args, rng) -> list[Row]:
-    res = sign_test(x.mean(axis=1))
-    verdict = "different" if res.pvalue < args.alpha else "none"
-    return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
+    return rows
 
 
 def _rows_bayes_signed_rank(x, datasets, args, rng) -> list[Row]:
-    post = bayesian_signed_rank(x.mean(axis=1), rope=args.rope, n_samples=args.n_samples, rng=rng)
+    post = bayesian_signed_rank(
+        mean_differences(x), rope=args.rope, n_samples=args.n_samples, rng=rng
+    )
     return [
         {
             "p_left": post.p_left,
@@ -156,7 +166,7 @@ def _rows_bayes_signed_rank(x, datasets, args, rng) -> list[Row]:
 
 
 def _rows_idp_signed_rank(x, datasets, args, rng) -> list[Row]:
-    means = x.mean(axis=1)
+    means = mean_differences(x)
     # the same seed sequence for both: common random numbers, lower <= dp <= upper
     dp = dp_signed_rank(means, n_samples=args.n_samples, rng=rng)
     idp = idp_signed_rank(means, n_samples=args.n_samples, rng=rng)
@@ -188,12 +198,34 @@ def _rows_hierarchical(x, datasets, args, rng) -> list[Row]:
 _RUNNERS: dict[str, Callable[..., list[Row]]] = {
     "correlated-t": _rows_correlated_t,
     "poisson": _rows_poisson,
-    "signed-rank": _rows_signed_rank,
-    "sign": _rows_sign,
+    "signed-rank": _two_sided_rows(wilcoxon_test),
+    "sign": _two_sided_rows(sign_test),
     "bayes-signed-rank": _rows_bayes_signed_rank,
     "idp-signed-rank": _rows_idp_signed_rank,
     "hierarchical": _rows_hierarchical,
 }
+
+
+#: Tests whose result depends on the correlation ``rho`` of the cross-validation.
+_RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
+_DEFAULT_RHO = 0.1
+
+
+def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[str]) -> None:
+    """Use rho = 0.1 when --rho is not given, unless the folds cannot be 10-fold CV.
+
+    ``m`` runs of 10-fold cross-validation give a multiple of 10 fold results per data set;
+    any other count means another design, whose ``rho`` the user has to state.
+    """
+    if args.rho_given:
+        return
+    if _RHO_TESTS.intersection(tests) and n_folds % round(1 / _DEFAULT_RHO):
+        raise _ArgumentError(
+            f"--rho: the default {_DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
+            f"sets have {n_folds} fold results each; pass --rho n_test/n_total (1/k for "
+            "k-fold cross-validation)"
+        )
+    args.rho = _DEFAULT_RHO
 
 
 def _compare(args: argparse.Namespace) -> list[Row]:
@@ -213,6 +245,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     if args.a is not None and args.a == args.b:
         raise _ArgumentError(f"--a/--b: expected two different learners, got {args.a!r} twice")
     tests = TESTS if args.test == "all" else (args.test,)
+    args.rho_given = args.rho is not None
     rows: list[Row] = []
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(
@@ -220,6 +253,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     ) as bar:
         for a, b in pairs:
             x, datasets = fold_differences(table, a, b)
+            _check_default_rho(args, x.shape[1], tests)
             for test in tests:
                 # one seed sequence per comparison: results do not depend on the other pairs
                 seed = replication_seed_sequence(args.seed, "cvcompare-compare", a, b, test)
@@ -365,8 +399,9 @@ def _build_parser() -> _Parser:
     cmp_.add_argument(
         "--rho",
         type=float,
-        default=0.1,
-        help="correlation n_test/n_total of the cross-validation (0.1: 10 folds)",
+        default=None,
+        help="correlation n_test/n_total of the cross-validation (default 0.1, i.e. 10 folds; "
+        "required when the number of fold results is not a multiple of 10)",
     )
     cmp_.add_argument(
         "--seed", type=_natural, default=0, help="root seed of the Monte Carlo tests (0)"

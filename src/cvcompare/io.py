@@ -29,9 +29,15 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from cvcompare._validation import check_scale
+from cvcompare._validation import check_array, check_scale
 
-__all__ = ["fold_differences", "mean_score_matrix", "read_accuracies", "read_csv_scores"]
+__all__ = [
+    "fold_differences",
+    "mean_differences",
+    "mean_score_matrix",
+    "read_accuracies",
+    "read_csv_scores",
+]
 
 # column names of the two tidy tables: (learner, dataset, fold, score)
 _ACCURACY_COLUMNS = ("classifier", "dataset", "fold", "accuracy")
@@ -185,7 +191,8 @@ def read_csv_scores(
         the folds of a data set are paired across learners by their ``fold`` label.
     scale : {"fraction", "percent"}
         Scale of the scores: fractions in [0, 1] (values outside are refused: pass
-        ``scale="percent"`` for percentages) or percentages, which are divided by 100.
+        ``scale="percent"`` for percentages) or percentages, which are divided by 100 (a
+        file whose scores all lie in [0, 1] is refused as percentages: it holds fractions).
 
     Returns
     -------
@@ -225,6 +232,11 @@ def read_csv_scores(
         raise ValueError(
             f"{path}: (learner, dataset, fold) = ({row['learner']}, {row['dataset']}, "
             f"{row['fold']}) appears more than once"
+        )
+    if scale == "percent" and np.all(np.abs(scores) <= 1):
+        raise ValueError(
+            f"{path}: scale='percent' but every score lies in [0, 1]; these look like "
+            "fractions (the default scale='fraction')"
         )
     table["score"] = check_scale(scores, "score", scale=scale)
     if np.any(table["score"] < 0):
@@ -291,6 +303,40 @@ def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, l
             "every data set needs the same cross-validation design"
         )
     return wide.loc[datasets].to_numpy(dtype=float), datasets
+
+
+def mean_differences(x: np.ndarray) -> np.ndarray:
+    """Mean of the fold differences of every data set, with rounding noise set to zero.
+
+    Accuracies are stored as binary approximations of decimals read from text or of ratios
+    of counts, so fold differences that cancel exactly (``+0.025`` and ``-0.025``, or
+    ``1/3 + 1/3 - 2/3``) can leave a mean of about ``1e-17`` instead of 0, which a rank
+    test would count as a difference. A mean whose
+    magnitude is within ``4 (n + 2) eps`` (``eps`` the double-precision machine epsilon,
+    ``n`` the number of folds) is set to 0: that bounds the floating-point error of the
+    mean of ``n`` differences of fractions in [0, 1] (two roundings per difference, ``n``
+    in the sum), while a genuine non-zero mean of differences of accuracies (ratios of
+    counts) is many orders of magnitude larger.
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (q, n_folds)
+        Fold differences on the fraction scale, e.g. from :func:`fold_differences`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+        The per-data-set means, the input of the signed-rank and sign tests.
+
+    References
+    ----------
+    Higham, N. J. (2002), *Accuracy and Stability of Numerical Algorithms*, Sec. 4.2
+    (error bound of recursive summation).
+    """
+    x = check_array(x, "x", ndim=2)
+    means = x.mean(axis=1)
+    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps
+    return np.where(np.abs(means) <= tolerance, 0.0, means)
 
 
 def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[str]]:

@@ -5,9 +5,7 @@
 * :mod:`.classifiers` - naive Bayes and zeroR from counts, vectorised over folds;
 * :mod:`.cv` - paired, repeated, stratified cross-validation;
 * :mod:`.friedman`, :mod:`.pruned_tree` - Friedman-function data, LDA vs CART (1-SE);
-* :mod:`.scenario` - one replication of an experiment's scenario;
-* :mod:`.reference` - a per-fold scikit-learn implementation used to check the
-  vectorised classifiers.
+* :mod:`.scenario` - one replication of an experiment's scenario.
 """
 
 from .classifiers import ZERO_R, fold_correct_counts

@@ -118,6 +118,12 @@ def fold_correct_counts(
     correct, n_test : numpy.ndarray
         ``(q, m, k)`` integer counts.
     """
+    if (y.shape[-1] + 2 * alpha) ** 3 > np.iinfo(np.int64).max:
+        # the naive-Bayes scores are products of three counts of at most n + 2 alpha
+        raise ValueError(
+            f"y: {y.shape[-1]} instances with alpha = {alpha} overflow the exact int64 scores "
+            "(n + 2 alpha)^3; use fewer than about two million instances"
+        )
     x = np.zeros_like(y) if learner == ZERO_R else features[:, learner, :]
     counts, ones = fold_test_tables(y, x, fold_ids, folds, tie_bits)
     # Every run partitions the data set, so the training table is total minus test table.

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_array, check_int
 from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R, fold_correct_counts
 from .generators import BinaryData
@@ -222,9 +222,11 @@ def paired_cv_estimators(
         With ``q = 1``.
     """
     y = np.asarray(y)
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X: expected shape (n, p) with n = len(y) = {y.shape[0]}, got {X.shape}")
+    X = check_array(X, "X", ndim=2)
+    if y.ndim != 1 or X.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"X, y: expected X of shape (n, p) and y of shape (n,), got {X.shape} and {y.shape}"
+        )
     gen = as_generator(rng)
     fold_ids = stratified_fold_ids(y, runs=runs, folds=folds, rng=gen)
     acc = np.empty((2, runs * folds))

@@ -44,6 +44,13 @@ def _positive(value: object, name: str) -> float:
     return val
 
 
+def _non_negative(value: object, name: str) -> float:
+    val = _finite(value, name)
+    if val < 0:
+        raise ValueError(f"{name}: expected a number >= 0, got {val}")
+    return val
+
+
 def _cap_interval(cap: object) -> tuple[float, float] | None:
     """``None`` (no cap), a number ``c > 0`` (the interval ``[-c, c]``) or ``(low, high)``."""
     if cap is None:
@@ -106,6 +113,10 @@ class CauchyDelta(DeltaDistribution):
     differences they cannot realise, so a cap is needed whenever the Cauchy tails can leave
     the feasible range (e.g. ``(theta* - 1, theta* - 0.5]`` for the naive-Bayes data).
 
+    ``scale = 0`` is the limit of the family, the point mass at ``location``: Corani &
+    Benavoli (2015) set median and scale to the same mean difference, which is 0 in the
+    null setting of their Fig. 2b.
+
     References
     ----------
     Corani et al. (2017), Sec. 4.2-4.5; Corani & Benavoli (2015), Sec. 4.
@@ -117,7 +128,7 @@ class CauchyDelta(DeltaDistribution):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "location", _finite(self.location, "location"))
-        object.__setattr__(self, "scale", _positive(self.scale, "scale"))
+        object.__setattr__(self, "scale", _non_negative(self.scale, "scale"))
         object.__setattr__(self, "cap", _cap_interval(self.cap))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:

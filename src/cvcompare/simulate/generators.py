@@ -5,7 +5,9 @@
   class flipped with probability ``1 - theta``; the classifiers ``C -> F`` and ``C -> G``
   have accuracies ``theta* `` and ``theta* - delta``.
 * :func:`bn_data` - the Bayesian network ``C -> F`` of Corani & Benavoli (2015), Sec. 4,
-  with ``theta = 0.5 + delta``; its learned copy is compared with zeroR (accuracy 0.5).
+  with ``theta = 0.5 + delta``; its learned copy is compared with zeroR (population
+  accuracy 0.5; its cross-validated accuracy is higher on small data sets, see
+  :mod:`cvcompare.simulate.scenario`).
 * :func:`bivariate_normal_accuracies` - paired accuracies of Benavoli et al. (2014),
   Sec. 4, Eq. (10).
 
@@ -47,10 +49,39 @@ class BinaryData:
     features : numpy.ndarray
         ``(q, n_features, n)`` binary features; ``features[:, j]`` is the only input of the
         ``j``-th simulated classifier.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` or ``features`` are not integer arrays of values in {0, 1} with matching
+        ``q`` and ``n`` (the count-based classifiers index their tables by these values).
     """
 
     y: np.ndarray
     features: np.ndarray
+
+    def __post_init__(self) -> None:
+        y, features = np.asarray(self.y), np.asarray(self.features)
+        if y.ndim != 2 or not np.issubdtype(y.dtype, np.integer):
+            raise ValueError(
+                f"y: expected a (q, n) array of integer class labels, got dtype {y.dtype} "
+                f"and shape {y.shape}"
+            )
+        if features.ndim != 3 or features.shape[::2] != y.shape:
+            raise ValueError(
+                f"features: expected shape (q, n_features, n) = ({y.shape[0]}, ., "
+                f"{y.shape[1]}) to match y, got {features.shape}"
+            )
+        if not np.issubdtype(features.dtype, np.integer):
+            raise ValueError(f"features: expected integer values, got dtype {features.dtype}")
+        for name, arr in (("y", y), ("features", features)):
+            if arr.size and (arr.min() < 0 or arr.max() > 1):
+                raise ValueError(
+                    f"{name}: expected binary values in {{0, 1}}, got values from "
+                    f"{arr.min()} to {arr.max()}"
+                )
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "features", features)
 
 
 def check_theta_star(theta_star: object) -> float:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
+from .._validation import check_array, check_int
 from ..seeding import RngLike, as_generator
 
 __all__ = ["OneSETreeClassifier", "weakest_link_cp"]
@@ -141,10 +142,12 @@ class OneSETreeClassifier:
         min_leaf: int = 7,
     ) -> None:
         self._gen = as_generator(rng)
-        self.xval = xval
-        self.cp_min = cp_min
-        self.min_split = min_split
-        self.min_leaf = min_leaf
+        self.xval = check_int(xval, "xval", minimum=2)
+        self.cp_min = float(check_array(cp_min, "cp_min", ndim=0))
+        if not self.cp_min > 0:
+            raise ValueError(f"cp_min: expected a complexity > 0, got {self.cp_min}")
+        self.min_split = check_int(min_split, "min_split", minimum=2)
+        self.min_leaf = check_int(min_leaf, "min_leaf", minimum=1)
 
     def _grow(self, X: np.ndarray, y: np.ndarray) -> DecisionTreeClassifier:
         return DecisionTreeClassifier(

@@ -4,8 +4,7 @@ It fits scikit-learn's :class:`~sklearn.naive_bayes.CategoricalNB` on every trai
 (smoothing ``alpha`` on the conditional table; the Laplace-smoothed class prior of
 :mod:`cvcompare.simulate.classifiers` passed as ``class_prior``) and loops over the test
 instances of zeroR. It serves as the independent reference the vectorised code is tested
-against and as the baseline of ``benchmarks/bench_nb_cv.py``; it is not used by the
-simulations.
+against and as the baseline of ``benchmarks/bench_nb_cv.py``.
 
 A tie is declared when the two joint log-likelihoods differ by less than ``1e-11``. For
 data sets of up to about 10^4 instances the scores are ratios of integers below 10^12, so
@@ -20,7 +19,7 @@ import warnings
 import numpy as np
 from sklearn.naive_bayes import CategoricalNB
 
-from .classifiers import ZERO_R
+from cvcompare.simulate.classifiers import ZERO_R
 
 __all__ = ["fold_correct_counts_reference"]
 
