@@ -1,0 +1,71 @@
+"""Atomic file output: a file appears complete or not at all.
+
+A job killed while writing (out of memory, time limit, Ctrl-C) must not leave a truncated
+file that a workflow manager would take for a finished result. Output is therefore written
+to a temporary file in the same directory and moved into place with :func:`os.replace`,
+which is atomic on POSIX file systems.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["atomic_path", "write_table"]
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path that is renamed to ``path`` when the block succeeds.
+
+    The temporary file lives in the directory of ``path`` (so the final rename does not
+    cross file systems) and is removed if the block raises.
+
+    Parameters
+    ----------
+    path : path-like
+        The final location of the file. Missing parent directories are created.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with atomic_path(target) as tmp:
+    ...     _ = tmp.write_text("done")
+    >>> target.read_text()
+    'done'
+    """
+    final = Path(path)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_table(table: pd.DataFrame, path: str | os.PathLike[str]) -> None:
+    """Write a table atomically as Parquet (``.parquet``) or CSV (``.csv``).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    path : path-like
+        Ends in ``.parquet`` or ``.csv``.
+    """
+    suffix = Path(path).suffix
+    if suffix not in (".parquet", ".csv"):
+        raise ValueError(f"path: expected a .parquet or .csv file name, got {str(path)!r}")
+    with atomic_path(path) as tmp:
+        if suffix == ".parquet":
+            table.to_parquet(tmp, index=False)
+        else:
+            table.to_csv(tmp, index=False)

@@ -1,0 +1,475 @@
+"""Declarative experiment files: loading, validation and grid expansion.
+
+An experiment file (``config/experiments/<id>.yaml``) names a base scenario for
+:func:`cvcompare.simulate.scenario.simulate_comparison`, a grid of scenario parameters,
+the number of replications per fidelity, the tests to run with their settings, the
+metrics to aggregate, the figure it feeds and the numbers the paper states. It is checked
+twice: against a JSON Schema (structure and types) and then for consistency (a metric
+names tests that exist, a grid path exists in the scenario, ...). Both steps raise
+:class:`SpecError` with a message that names the file, the place in it and what was
+expected.
+
+Grid points are labelled Paramspace-style, ``name~value`` joined by ``/`` in the order of
+the ``grid`` list (e.g. ``delta~0.02/m~10/q~50``); the label is part of each replication's
+random-stream key (:func:`cvcompare.seeding.replication_rng`).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from cvcompare.experiments.metrics import METRIC_KINDS
+from cvcompare.experiments.registry import TESTS
+
+__all__ = [
+    "FIDELITIES",
+    "ExperimentSpec",
+    "GridAxis",
+    "GridPoint",
+    "SpecError",
+    "TestSpec",
+    "chunk_ranges",
+    "format_value",
+    "load_experiment",
+    "load_yaml",
+    "point_label",
+    "validate_with_schema",
+]
+
+FIDELITIES = ("smoke", "quick", "paper")
+#: Columns every result row has; grid axes may not take these names (``q`` may be an axis).
+RESERVED_COLUMNS = frozenset(
+    {
+        "experiment",
+        "point",
+        "replication",
+        "root_seed",
+        "test",
+        "mean_true_delta",
+        "n_regenerated",
+        "seconds",
+    }
+)
+_SAFE_TEXT = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+class SpecError(ValueError):
+    """An experiment or configuration file is malformed; the message says where and why."""
+
+
+def load_yaml(path: str | Path) -> Any:
+    """Read a YAML file, naming the file in any parse error."""
+    p = Path(path)
+    if not p.is_file():
+        raise SpecError(f"{p}: file not found")
+    try:
+        return yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise SpecError(f"{p}: not valid YAML ({exc})") from None
+
+
+def _where(error: jsonschema.ValidationError) -> str:
+    parts = []
+    for item in error.absolute_path:
+        parts.append(f"[{item}]" if isinstance(item, int) else f".{item}")
+    return "".join(parts).lstrip(".") or "(top level)"
+
+
+def validate_with_schema(instance: Any, schema: Mapping[str, Any], what: str) -> None:
+    """Validate ``instance`` against a JSON Schema and report every problem at once.
+
+    Parameters
+    ----------
+    instance : object
+        The parsed YAML document.
+    schema : mapping
+        A JSON Schema (draft 2020-12).
+    what : str
+        What the document is, for the message (usually its file name).
+
+    Raises
+    ------
+    SpecError
+        Listing each violation as ``location: message`` (with the schema's
+        ``description`` of the offending entry where it has one).
+    """
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.path)))
+    if not errors:
+        return
+    lines = []
+    for err in errors[:20]:
+        hint = err.schema.get("description") if isinstance(err.schema, Mapping) else None
+        line = f"  - {_where(err)}: {err.message}"
+        if hint:
+            line += f" (expected: {hint})"
+        lines.append(line)
+    if len(errors) > 20:
+        lines.append(f"  ... and {len(errors) - 20} more")
+    raise SpecError(f"{what} is not valid:\n" + "\n".join(lines))
+
+
+def format_value(value: object) -> str:
+    """Format a grid value for a Paramspace-style label (``0.01`` -> ``"0.01"``).
+
+    Integers and finite floats are written as Python writes them (``repr``); text must
+    be made of letters, digits and ``_.+-``. Anything else is refused so that labels are
+    valid, unambiguous path components.
+    """
+    if isinstance(value, bool):
+        raise SpecError(f"grid value {value!r}: booleans are not allowed, use 0/1 or text")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise SpecError(f"grid value {value!r}: must be finite")
+        return repr(value)
+    if isinstance(value, str) and _SAFE_TEXT.match(value):
+        return value
+    raise SpecError(
+        f"grid value {value!r}: expected a number or text made of letters, digits and _.+-"
+    )
+
+
+def _set_path(mapping: dict[str, Any], path: str, value: object, what: str) -> None:
+    keys = path.split(".")
+    node: Any = mapping
+    for key in keys[:-1]:
+        if not isinstance(node, dict) or key not in node:
+            raise SpecError(f"{what}: path {path!r} does not exist in the scenario")
+        node = node[key]
+    if not isinstance(node, dict) or keys[-1] not in node:
+        raise SpecError(
+            f"{what}: path {path!r} does not exist in the scenario (give the key a default "
+            "value in `scenario` first)"
+        )
+    node[keys[-1]] = value
+
+
+def point_label(params: Mapping[str, object]) -> str:
+    """Paramspace-style label of a grid point, ``name~value`` joined by ``/``.
+
+    Examples
+    --------
+    >>> point_label({"delta": 0.02, "m": 10})
+    'delta~0.02/m~10'
+    """
+    return "/".join(f"{name}~{format_value(v)}" for name, v in params.items()) or "all"
+
+
+@dataclass(frozen=True)
+class GridAxis:
+    """One scenario parameter varied over the grid.
+
+    Attributes
+    ----------
+    name : str
+        Short name used in labels and table columns (e.g. ``"delta"``).
+    path : str
+        Dotted path of the value in the scenario mapping (e.g. ``"delta.value"``).
+    values : tuple
+        The values taken, in order.
+    by_fidelity : dict
+        Optional subsets of ``values`` run at a fidelity (e.g. fewer points at ``smoke``);
+        a point keeps its label, hence its random streams, at every fidelity.
+    """
+
+    name: str
+    path: str
+    values: tuple[Any, ...]
+    by_fidelity: dict[str, tuple[Any, ...]] = field(default_factory=dict, hash=False)
+
+    def values_at(self, fidelity: str | None) -> tuple[Any, ...]:
+        """The values run at ``fidelity`` (all values when it is None or not listed)."""
+        return self.by_fidelity.get(fidelity, self.values) if fidelity else self.values
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One point of an experiment's grid.
+
+    Attributes
+    ----------
+    label : str
+        Paramspace-style label, e.g. ``"delta~0.02/m~10/q~50"``.
+    params : dict
+        Grid values by axis name, in grid order.
+    scenario : dict
+        The full scenario mapping with the grid values filled in (including ``q``).
+    """
+
+    label: str
+    params: dict[str, Any] = field(hash=False)
+    scenario: dict[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """A test run on every replication.
+
+    Attributes
+    ----------
+    id : str
+        The label of the test in result tables (e.g. ``"signed_rank"``).
+    test : str
+        The registry name (a key of :data:`cvcompare.experiments.registry.TESTS`).
+    settings : dict
+        Settings common to all fidelities.
+    by_fidelity : dict
+        Settings overridden per fidelity (e.g. Stan chains and draws).
+    """
+
+    id: str
+    test: str
+    settings: dict[str, Any] = field(hash=False)
+    by_fidelity: dict[str, dict[str, Any]] = field(hash=False)
+
+    def resolved(self, fidelity: str) -> dict[str, Any]:
+        """Return ``{"id", "test", "settings"}`` with the fidelity's overrides applied."""
+        settings = {**self.settings, **self.by_fidelity.get(fidelity, {})}
+        return {"id": self.id, "test": self.test, "settings": settings}
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """A validated experiment file.
+
+    Use :func:`load_experiment` to build one from a YAML file.
+    """
+
+    id: str
+    title: str
+    source: dict[str, Any] = field(hash=False)
+    scenario: dict[str, Any] = field(hash=False)
+    grid: tuple[GridAxis, ...]
+    replications: dict[str, int] = field(hash=False)
+    tests: tuple[TestSpec, ...]
+    metrics: tuple[dict[str, Any], ...] = field(hash=False)
+    figure: dict[str, Any] = field(hash=False)
+    paper_numbers: tuple[dict[str, Any], ...] = field(hash=False)
+    notes: str = ""
+
+    @classmethod
+    def from_mapping(
+        cls, raw: Mapping[str, Any], *, schema: Mapping[str, Any], what: str = "experiment"
+    ) -> ExperimentSpec:
+        """Validate a parsed experiment file and build the spec.
+
+        Parameters
+        ----------
+        raw : mapping
+            The parsed YAML document.
+        schema : mapping
+            The experiment JSON Schema (``workflow/schemas/experiment.schema.yaml``).
+        what : str
+            Name of the document in error messages.
+        """
+        validate_with_schema(raw, schema, what)
+        grid = tuple(
+            GridAxis(
+                name=a["name"],
+                path=a["path"],
+                values=tuple(a["values"]),
+                by_fidelity={k: tuple(v) for k, v in a.get("by_fidelity", {}).items()},
+            )
+            for a in raw.get("grid", [])
+        )
+        tests = tuple(
+            TestSpec(
+                id=t["id"],
+                test=t["test"],
+                settings=dict(t.get("settings", {})),
+                by_fidelity={k: dict(v) for k, v in t.get("by_fidelity", {}).items()},
+            )
+            for t in raw["tests"]
+        )
+        spec = cls(
+            id=raw["id"],
+            title=raw["title"],
+            source=dict(raw["source"]),
+            scenario=copy.deepcopy(dict(raw["scenario"])),
+            grid=grid,
+            replications=dict(raw["replications"]),
+            tests=tests,
+            metrics=tuple(dict(m) for m in raw["metrics"]),
+            figure=dict(raw.get("figure", {})),
+            paper_numbers=tuple(dict(p) for p in raw.get("paper_numbers", [])),
+            notes=raw.get("notes", ""),
+        )
+        spec._check_consistency(what)
+        return spec
+
+    def _check_consistency(self, what: str) -> None:
+        def fail(msg: str) -> None:
+            raise SpecError(f"{what}: {msg}")
+
+        names = [a.name for a in self.grid]
+        if len(set(names)) != len(names):
+            fail(f"grid: axis names must be unique, got {names}")
+        clash = set(names) & RESERVED_COLUMNS
+        if clash:
+            fail(f"grid: axis names {sorted(clash)} are reserved for result columns")
+        for axis in self.grid:
+            labels = list(map(format_value, axis.values))
+            if len(set(labels)) != len(labels):
+                fail(f"grid axis {axis.name!r}: values must be distinct, got {list(axis.values)}")
+            for fid, subset in axis.by_fidelity.items():
+                extra = [v for v in subset if format_value(v) not in labels]
+                if extra:
+                    fail(
+                        f"grid axis {axis.name!r}: by_fidelity.{fid} values {extra} are not "
+                        f"among the axis values {list(axis.values)}"
+                    )
+            _set_path(
+                copy.deepcopy(self.scenario), axis.path, None, f"{what}: grid axis {axis.name!r}"
+            )
+        ids = [t.id for t in self.tests]
+        if len(set(ids)) != len(ids):
+            fail(f"tests: ids must be unique, got {ids}")
+        for t in self.tests:
+            if t.test not in TESTS:
+                fail(f"test {t.id!r}: unknown test {t.test!r}; known tests: {sorted(TESTS)}")
+            unknown = set(t.by_fidelity) - set(FIDELITIES)
+            if unknown:
+                fail(f"test {t.id!r}: by_fidelity keys must be among {FIDELITIES}, got {unknown}")
+        metric_labels: dict[str, set[str]] = {}
+        for m in self.metrics:
+            if m["id"] in metric_labels:
+                fail(f"metrics: duplicate id {m['id']!r}")
+            if m["kind"] not in METRIC_KINDS:
+                fail(
+                    f"metric {m['id']!r}: unknown kind {m['kind']!r}; known: {sorted(METRIC_KINDS)}"
+                )
+            used = list(m.get("tests", ids))
+            for tid in used + ([m["baseline"]] if "baseline" in m else []):
+                if tid not in ids:
+                    fail(f"metric {m['id']!r}: test {tid!r} is not among the tests {ids}")
+            if m["kind"] == "paired_difference":
+                if "baseline" not in m:
+                    fail(f"metric {m['id']!r}: kind paired_difference needs a `baseline` test")
+                metric_labels[m["id"]] = {f"{t} - {m['baseline']}" for t in used}
+            else:
+                metric_labels[m["id"]] = set(used)
+        grid_values = {a.name: {format_value(v) for v in a.values} for a in self.grid}
+        for i, claim in enumerate(self.paper_numbers):
+            where = f"paper_numbers[{i}]"
+            if claim["metric"] not in metric_labels:
+                fail(f"{where}: unknown metric {claim['metric']!r}; known: {sorted(metric_labels)}")
+            if claim["test"] not in metric_labels[claim["metric"]]:
+                fail(
+                    f"{where}: metric {claim['metric']!r} has no test {claim['test']!r}; "
+                    f"it has {sorted(metric_labels[claim['metric']])}"
+                )
+            for key, val in claim["at"].items():
+                if key not in grid_values:
+                    fail(f"{where}.at: {key!r} is not a grid axis ({sorted(grid_values)})")
+                for v in val if isinstance(val, list) else [val]:
+                    if format_value(v) not in grid_values[key]:
+                        fail(f"{where}.at.{key}: {v!r} is not among the grid values")
+
+    def points(self, fidelity: str | None = None) -> list[GridPoint]:
+        """Expand the grid into its points (Cartesian product, in grid order).
+
+        Parameters
+        ----------
+        fidelity : str, optional
+            Restrict each axis to the values it runs at this fidelity
+            (``by_fidelity``); all points when omitted.
+
+        Examples
+        --------
+        An experiment with ``grid: [{name: q, path: q, values: [10, 20]}]`` has the points
+        labelled ``"q~10"`` and ``"q~20"``.
+        """
+        out = []
+        for combo in itertools.product(*(a.values_at(fidelity) for a in self.grid)):
+            scenario = copy.deepcopy(self.scenario)
+            params = {}
+            for axis, value in zip(self.grid, combo, strict=True):
+                _set_path(scenario, axis.path, value, f"{self.id}: grid axis {axis.name!r}")
+                params[axis.name] = value
+            out.append(GridPoint(label=point_label(params), params=params, scenario=scenario))
+        return out
+
+    def point(self, label: str) -> GridPoint:
+        """Return the grid point with this label."""
+        for p in self.points():
+            if p.label == label:
+                return p
+        raise SpecError(f"{self.id}: no grid point labelled {label!r}")
+
+    def n_replications(self, fidelity: str) -> int:
+        """Number of replications per grid point at a fidelity."""
+        if fidelity not in self.replications:
+            raise SpecError(
+                f"{self.id}: fidelity {fidelity!r} unknown; expected one of {FIDELITIES}"
+            )
+        return int(self.replications[fidelity])
+
+    def job(self, point: GridPoint, fidelity: str, root_seed: int) -> dict[str, Any]:
+        """Everything a chunk of replications at ``point`` depends on, as plain data.
+
+        The mapping is the keyword arguments of
+        :func:`cvcompare.experiments.run.run_chunk` apart from the replication range;
+        the workflow passes it as a rule parameter so that editing one grid point or one
+        test's settings reruns exactly the jobs it affects.
+        """
+        return {
+            "experiment": self.id,
+            "point": point.label,
+            "params": dict(point.params),
+            "scenario": copy.deepcopy(point.scenario),
+            "tests": [t.resolved(fidelity) for t in self.tests],
+            "root_seed": int(root_seed),
+        }
+
+
+def load_experiment(path: str | Path, *, schema: Mapping[str, Any]) -> ExperimentSpec:
+    """Load and validate an experiment file.
+
+    Parameters
+    ----------
+    path : path-like
+        The YAML file; its name without extension must equal its ``id``.
+    schema : mapping
+        The experiment JSON Schema.
+
+    Returns
+    -------
+    ExperimentSpec
+
+    Raises
+    ------
+    SpecError
+        With the file name, the location of the problem and what was expected.
+    """
+    p = Path(path)
+    spec = ExperimentSpec.from_mapping(load_yaml(p), schema=schema, what=str(p))
+    if spec.id != p.stem:
+        raise SpecError(f"{p}: id {spec.id!r} must equal the file name {p.stem!r}")
+    return spec
+
+
+def chunk_ranges(n: int, size: int) -> list[tuple[int, int]]:
+    """Split replications ``0..n-1`` into consecutive ``(start, stop)`` ranges.
+
+    Examples
+    --------
+    >>> chunk_ranges(5, 2)
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SpecError(f"replications: expected a positive integer, got {n!r}")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise SpecError(f"chunk_size: expected a positive integer, got {size!r}")
+    return [(s, min(s + size, n)) for s in range(0, n, size)]

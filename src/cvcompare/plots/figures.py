@@ -1,0 +1,147 @@
+"""One function per paper figure, drawn from an experiment's aggregate table.
+
+A figure function reads the tidy aggregate table written by
+:func:`cvcompare.experiments.metrics.aggregate` (columns ``point``, the grid columns,
+``test``, ``metric``, ``value``, ``se``, ``n``) and computes no statistics: it draws each
+estimate with an error bar of two Monte Carlo standard errors. Each returns a
+:class:`matplotlib.figure.Figure` (no global pyplot state).
+
+References
+----------
+Corani, G. & Benavoli, A. (2015). A Bayesian approach for comparing cross-validated
+algorithms on multiple data sets. Machine Learning 100, 285-304, Fig. 2a.
+Corani, G., Benavoli, A., Demšar, J., Mangili, F. & Zaffalon, M. (2017). Statistical
+comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
+1817-1837, Fig. 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+__all__ = ["FIGURES", "figure_h_f2", "figure_p_f2a"]
+
+_MARKERS = {"poisson": "s", "signed_rank": "o", "hierarchical": "D"}
+_COLORS = {"poisson": "tab:blue", "signed_rank": "tab:red"}
+_LABELS = {"poisson": "Poisson-binomial", "signed_rank": "signed-rank"}
+
+
+def _select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFrame:
+    missing = [c for c in ("metric", "test", "value", "se", *needed) if c not in table.columns]
+    if missing:
+        raise ValueError(f"aggregate: missing column(s) {missing}; is this an aggregate table?")
+    sel = table[table["metric"] == metric]
+    if sel.empty:
+        known = sorted(table["metric"].unique())
+        raise ValueError(f"aggregate: no rows for metric {metric!r} (metrics: {known})")
+    return sel
+
+
+def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Power and type I error against a fixed difference of accuracy (P-F2a).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        Aggregate table with grid columns ``delta``, ``m``, ``q`` and the metric
+        ``power`` for the tests ``poisson`` and ``signed_rank``.
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per ``q`` (largest first): rejection rate against ``delta`` with
+        squares for the Poisson-binomial test, circles for the signed-rank test, dashed
+        lines for ``m = 1`` and solid lines for ``m = 10`` runs, as in Corani & Benavoli
+        (2015), Fig. 2a; error bars are two Monte Carlo standard errors.
+    """
+    sel = _select(aggregate, "power", ["delta", "m", "q"])
+    qs = sorted(sel["q"].unique(), reverse=True)
+    fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
+    axes = fig.subplots(1, len(qs), squeeze=False, sharey=True)[0]
+    for ax, q in zip(axes, qs, strict=True):
+        at_q = sel[sel["q"] == q]
+        for (test, m), g in at_q.groupby(["test", "m"], sort=True):
+            g = g.sort_values("delta")
+            ax.errorbar(
+                g["delta"],
+                g["value"],
+                yerr=2 * g["se"],
+                marker=_MARKERS.get(test, "^"),
+                color=_COLORS.get(test),
+                linestyle="--" if m == 1 else "-",
+                capsize=2,
+                markersize=4,
+                label=f"{_LABELS.get(test, test)}, m = {m}",
+            )
+        ax.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_xlabel(r"$\delta_{acc}$")
+        ax.set_title(f"q = {q}")
+        ax.set_ylim(-0.02, 1.02)
+    axes[0].set_ylabel("power (type I error at 0)")
+    axes[0].legend(loc="lower right", fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Equivalent classifiers: the hierarchical model and the signed-rank test vs q (H-F2).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        Aggregate table with grid column ``q`` and the metrics ``mean_p_rope``,
+        ``recognition`` and ``decisive`` (test ``hierarchical``) and ``rejection``
+        (test ``signed_rank``).
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Mean p(rope), equivalence recognition (p(rope) > 0.95) and the share of runs with
+        p(left) or p(right) > 0.95 of the hierarchical model, and the signed-rank
+        rejection rate, against the number of data sets, as in Corani et al. (2017),
+        Fig. 2; error bars are two Monte Carlo standard errors.
+    """
+    series = [
+        ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-"),
+        ("recognition", "hierarchical", "equivalence recognition", "s", "-"),
+        ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
+        ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--"),
+    ]
+    fig = Figure(figsize=(5.5, 4.2), layout="constrained")
+    ax = fig.subplots()
+    for metric, test, label, marker, style in series:
+        g = _select(aggregate, metric, ["q"])
+        g = g[g["test"] == test].sort_values("q")
+        if g.empty:
+            raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
+        ax.errorbar(
+            g["q"],
+            g["value"],
+            yerr=2 * g["se"],
+            marker=marker,
+            linestyle=style,
+            capsize=2,
+            markersize=4,
+            label=label,
+        )
+    ax.set_xlabel("number of data sets q")
+    ax.set_ylabel("probability / rate")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(loc="upper left", fontsize="small")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+FIGURES: dict[str, Callable[..., Figure]] = {
+    "figure_p_f2a": figure_p_f2a,
+    "figure_h_f2": figure_h_f2,
+}

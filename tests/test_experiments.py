@@ -1,0 +1,417 @@
+"""Experiment files, grid expansion, chunks of replications, the atomic writer, the
+comparison table and the figures."""
+
+import copy
+import math
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+from cvcompare.experiments import (
+    SpecError,
+    aggregate,
+    atomic_path,
+    chunk_ranges,
+    comparison_table,
+    load_experiment,
+    load_yaml,
+    run_chunk,
+    to_markdown,
+    validate_with_schema,
+    write_table,
+)
+from cvcompare.experiments.spec import ExperimentSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
+CONFIG_SCHEMA = load_yaml(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+
+SMALL = {
+    "id": "T-small",
+    "title": "a small experiment",
+    "source": {"seed": "001", "item": "none"},
+    "scenario": {
+        "generator": {"name": "bn_vs_zeror"},
+        "delta": {"distribution": "fixed", "value": 0.0},
+        "n_instances": [50, 100],
+        "cv": {"runs": 2, "folds": 5},
+        "q": 8,
+    },
+    "grid": [
+        {"name": "delta", "path": "delta.value", "values": [0.0, 0.1]},
+        {"name": "m", "path": "cv.runs", "values": [1, 2]},
+    ],
+    "replications": {"smoke": 4, "quick": 10, "paper": 100},
+    "tests": [
+        {"id": "poisson", "test": "poisson_binomial", "settings": {"alpha": 0.05}},
+        {"id": "signed_rank", "test": "wilcoxon", "settings": {"alternative": "greater"}},
+    ],
+    "metrics": [
+        {"id": "power", "kind": "rate", "column": "reject"},
+        {
+            "id": "gap",
+            "kind": "paired_difference",
+            "column": "reject",
+            "tests": ["poisson"],
+            "baseline": "signed_rank",
+        },
+    ],
+    "figure": {"function": "figure_p_f2a", "caption": "P-F2a.rst"},
+    "paper_numbers": [
+        {
+            "claim": "calibrated",
+            "source": "nowhere",
+            "metric": "power",
+            "test": "poisson",
+            "at": {"delta": 0.0, "m": [1, 2]},
+            "paper": "< 0.05",
+            "relation": "<=",
+            "value": 0.05,
+        },
+    ],
+}
+
+
+def spec_of(raw=SMALL):
+    return ExperimentSpec.from_mapping(copy.deepcopy(raw), schema=SCHEMA, what="T-small.yaml")
+
+
+# --- experiment files and grid expansion -------------------------------------------------
+
+
+def test_grid_is_the_cartesian_product_in_grid_order():
+    spec = spec_of()
+    points = spec.points()
+    assert [p.label for p in points] == [
+        "delta~0.0/m~1",
+        "delta~0.0/m~2",
+        "delta~0.1/m~1",
+        "delta~0.1/m~2",
+    ]
+    assert points[2].scenario["delta"] == {"distribution": "fixed", "value": 0.1}
+    assert points[2].scenario["cv"] == {"runs": 1, "folds": 5}
+    assert points[2].params == {"delta": 0.1, "m": 1}
+    assert spec.scenario["delta"]["value"] == 0.0  # the base scenario is not modified
+    assert spec.point("delta~0.1/m~2").params == {"delta": 0.1, "m": 2}
+    with pytest.raises(SpecError, match="no grid point labelled"):
+        spec.point("delta~0.3/m~2")
+
+
+def test_a_fidelity_can_run_part_of_the_grid_with_the_same_labels():
+    raw = copy.deepcopy(SMALL)
+    raw["grid"][0]["by_fidelity"] = {"smoke": [0.1]}
+    spec = spec_of(raw)
+    assert [p.label for p in spec.points("smoke")] == ["delta~0.1/m~1", "delta~0.1/m~2"]
+    assert len(spec.points("quick")) == len(spec.points()) == 4
+    raw["grid"][0]["by_fidelity"] = {"smoke": [0.2]}
+    with pytest.raises(SpecError, match=r"by_fidelity.smoke values \[0.2\] are not among"):
+        spec_of(raw)
+    # a claim about points a fidelity did not run is reported as not run
+    spec = spec_of(copy.deepcopy(SMALL))
+    agg = _fake_aggregate(spec)
+    row = comparison_table([spec], {"T-small": agg[agg.delta == 0.1]}).iloc[0]
+    assert math.isnan(row.reproduced) and row.consistent is None
+    assert row.note.startswith("not run at this fidelity: delta~0.0/m~1, delta~0.0/m~2")
+    assert "| not run | n/a |" in to_markdown(
+        comparison_table([spec], {"T-small": agg[agg.delta == 0.1]})
+    )
+
+
+def test_repository_experiment_files_are_valid():
+    pf2a = load_experiment(ROOT / "config" / "experiments" / "P-F2a.yaml", schema=SCHEMA)
+    assert len(pf2a.points()) == 11 * 2 * 2
+    assert pf2a.n_replications("paper") == 5000
+    hf2 = load_experiment(ROOT / "config" / "experiments" / "H-F2.yaml", schema=SCHEMA)
+    assert [p.params["q"] for p in hf2.points()] == [10, 20, 30, 40, 50]
+    assert hf2.n_replications("paper") == 500
+    # Stan settings per fidelity: smoke overrides, paper keeps the paper's 4 x (1000 + 1000)
+    tests = {t["id"]: t for t in hf2.job(hf2.points()[0], "smoke", 1)["tests"]}
+    assert tests["hierarchical"]["settings"]["chains"] == 2
+    tests = {t["id"]: t for t in hf2.job(hf2.points()[0], "paper", 1)["tests"]}
+    assert tests["hierarchical"]["settings"]["draws"] == 1000
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda r: r["grid"][0]["values"].append([1]), r"grid\[0\]\.values\[2\]"),
+        (lambda r: r["replications"].pop("paper"), r"replications: 'paper' is a required"),
+        (
+            lambda r: r["metrics"][0].update(kind="median"),
+            r"metrics\[0\]\.kind: 'median' is not one of",
+        ),
+        (lambda r: r["tests"][0].update(test="magic"), r"unknown test 'magic'; known tests: \["),
+        (lambda r: r["grid"][0].update(path="delta.mean"), r"path 'delta.mean' does not exist"),
+        (lambda r: r["metrics"][1].update(baseline="nope"), r"test 'nope' is not among the tests"),
+        (
+            lambda r: r["paper_numbers"][0]["at"].update(delta=0.5),
+            r"0.5 is not among the grid values",
+        ),
+        (lambda r: r["paper_numbers"][0].update(test="x"), r"has no test 'x'"),
+        (lambda r: r["grid"][1].update(name="replication"), r"reserved for result columns"),
+        (lambda r: r.update(colour="red"), r"Additional properties are not allowed \('colour'"),
+    ],
+)
+def test_bad_experiment_files_give_helpful_messages(edit, message):
+    raw = copy.deepcopy(SMALL)
+    edit(raw)
+    with pytest.raises(SpecError, match=message) as info:
+        spec_of(raw)
+    assert "T-small.yaml" in str(info.value)
+
+
+def test_file_name_must_match_id(tmp_path):
+    import yaml
+
+    path = tmp_path / "Other.yaml"
+    path.write_text(yaml.safe_dump(SMALL))
+    with pytest.raises(SpecError, match="must equal the file name 'Other'"):
+        load_experiment(path, schema=SCHEMA)
+
+
+def test_bad_workflow_config_names_the_entry_and_the_choices():
+    config = load_yaml(ROOT / "config" / "config.yaml")
+    validate_with_schema(config, CONFIG_SCHEMA, "config")
+    bad = {**config, "fidelity": "fast", "workers": 0}
+    with pytest.raises(SpecError) as info:
+        validate_with_schema(bad, CONFIG_SCHEMA, "config")
+    text = str(info.value)
+    assert "fidelity: 'fast' is not one of ['smoke', 'quick', 'paper']" in text
+    assert "workers: 0 is less than the minimum of 1" in text
+
+
+def test_chunk_ranges_cover_every_replication_once():
+    for n, size in [(1, 1), (10, 3), (10, 10), (10, 50), (500, 7)]:
+        ranges = chunk_ranges(n, size)
+        assert [r for s, e in ranges for r in range(s, e)] == list(range(n))
+        assert all(0 < e - s <= size for s, e in ranges)
+    with pytest.raises(SpecError, match="chunk_size"):
+        chunk_ranges(10, 0)
+
+
+# --- running chunks ------------------------------------------------------------------------
+
+
+def _job(point="delta~0.1/m~2", fidelity="smoke"):
+    spec = spec_of()
+    return spec.job(spec.point(point), fidelity, 2024)
+
+
+def test_chunks_give_the_same_rows_whatever_the_split_and_the_workers():
+    whole = run_chunk(**_job(), start=0, stop=4).drop(columns="seconds")
+    parts = pd.concat(
+        [run_chunk(**_job(), start=0, stop=1), run_chunk(**_job(), start=1, stop=4, n_jobs=2)],
+        ignore_index=True,
+    ).drop(columns="seconds")
+    pd.testing.assert_frame_equal(whole, parts)
+    assert list(whole["replication"]) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert list(whole["test"]) == ["poisson", "signed_rank"] * 4
+
+
+def test_a_test_s_rows_do_not_depend_on_the_other_tests():
+    job = _job()
+    alone = dict(job, tests=[job["tests"][1]])
+    both = run_chunk(**job, start=0, stop=3)
+    single = run_chunk(**alone, start=0, stop=3)
+    cols = ["replication", "statistic", "pvalue", "reject", "mean_true_delta"]
+    pd.testing.assert_frame_equal(
+        both[both.test == "signed_rank"][cols].reset_index(drop=True), single[cols]
+    )
+
+
+def test_adapters_match_direct_computations():
+    from cvcompare.seeding import replication_rng
+    from cvcompare.simulate.scenario import simulate_comparison
+
+    job = _job()
+    rows = run_chunk(**job, start=0, stop=3)
+    for r in range(3):
+        scen = copy.deepcopy(job["scenario"])
+        q = scen.pop("q")
+        sim = simulate_comparison(scen, q, replication_rng(2024, "T-small", job["point"], r))
+        means = sim.diffs.mean(axis=1)
+        sr = rows[(rows.replication == r) & (rows.test == "signed_rank")].iloc[0]
+        ref = stats.wilcoxon(means, alternative="greater", zero_method="wilcox")
+        assert sr.pvalue == pytest.approx(ref.pvalue)
+        assert bool(sr.reject) == (ref.pvalue < 0.05)
+        assert sr.mean_true_delta == pytest.approx(0.1)
+        po = rows[(rows.replication == r) & (rows.test == "poisson")].iloc[0]
+        assert bool(po.reject) == (po.prob_majority > 0.95)
+
+
+def test_bayesian_signed_rank_and_sign_test_adapters():
+    job = _job()
+    job["tests"] = [
+        {"id": "bsr", "test": "bayesian_signed_rank", "settings": {"n_samples": 2000}},
+        {"id": "sign", "test": "sign_test", "settings": {"alternative": "greater"}},
+    ]
+    rows = run_chunk(**job, start=0, stop=2)
+    bsr = rows[rows.test == "bsr"]
+    total = bsr[["p_left", "p_rope", "p_right"]].sum(axis=1)
+    assert (total - 1).abs().max() < 1e-9
+    sign = rows[rows.test == "sign"]
+    assert (sign.reject == (sign.pvalue < 0.05)).all()
+    # the sign statistic counts the data sets where the first learner wins (q = 8)
+    assert sign.statistic.between(0, 8).all()
+
+
+def test_run_chunk_refuses_bad_ranges_and_unknown_tests():
+    with pytest.raises(ValueError, match="stop: expected an integer >= 3"):
+        run_chunk(**_job(), start=2, stop=2)
+    bad = _job()
+    bad["tests"] = [{"id": "x", "test": "magic", "settings": {}}]
+    with pytest.raises(ValueError, match="unknown test 'magic'"):
+        run_chunk(**bad, start=0, stop=1)
+    bad = _job()
+    bad["tests"][1]["settings"]["alfa"] = 0.1
+    with pytest.raises(ValueError, match=r"unknown setting\(s\) \['alfa'\]"):
+        run_chunk(**bad, start=0, stop=1)
+
+
+# --- atomic output -------------------------------------------------------------------------
+
+
+def test_atomic_path_leaves_nothing_when_the_block_fails(tmp_path):
+    target = tmp_path / "out" / "table.csv"
+    with pytest.raises(RuntimeError), atomic_path(target) as tmp:
+        tmp.write_text("partial")
+        raise RuntimeError("killed")
+    assert not target.exists()
+    assert list(target.parent.iterdir()) == []
+
+
+def test_a_process_killed_mid_write_leaves_no_output(tmp_path):
+    # The child writes half a table through atomic_path and is then SIGKILLed, as a job
+    # killed by the scheduler would be: the target must not exist (only a hidden
+    # temporary file may remain, which no rule declares as output).
+    target = tmp_path / "reps-0-4.parquet"
+    code = (
+        "import os, signal\n"
+        "from cvcompare.experiments import atomic_path\n"
+        f"with atomic_path({str(target)!r}) as tmp:\n"
+        "    tmp.write_bytes(b'PAR1' + b'x' * 1000)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], check=False)
+    assert proc.returncode == -signal.SIGKILL
+    assert not target.exists()
+    assert all(p.name.startswith(".") for p in tmp_path.iterdir())
+
+
+def test_write_table_round_trips_and_checks_the_suffix(tmp_path):
+    table = pd.DataFrame({"a": [1, 2], "b": pd.array([True, pd.NA], dtype="boolean")})
+    write_table(table, tmp_path / "t.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "t.parquet"), table)
+    with pytest.raises(ValueError, match=r"\.parquet or \.csv"):
+        write_table(table, tmp_path / "t.xlsx")
+    assert os.listdir(tmp_path) == ["t.parquet"]
+
+
+# --- comparison table and figures ----------------------------------------------------------
+
+
+def _fake_aggregate(spec):
+    rows = []
+    for k, p in enumerate(spec.points()):
+        for test, value, se in (("poisson", 0.01 * (k + 1), 0.01), ("signed_rank", 0.2, 0.02)):
+            rows.append(
+                {
+                    "point": p.label,
+                    **p.params,
+                    "test": test,
+                    "metric": "power",
+                    "value": value,
+                    "se": se,
+                    "n": 100,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_comparison_averages_over_listed_points_with_independent_errors():
+    spec = spec_of()
+    agg = _fake_aggregate(spec)
+    table = comparison_table([spec], {"T-small": agg})
+    row = table.iloc[0]
+    # the claim is at delta = 0 and m in {1, 2}: points 0 and 1 (values 0.01 and 0.02)
+    assert row.reproduced == pytest.approx(0.015)
+    assert row.se == pytest.approx(math.sqrt(0.01**2 + 0.01**2) / 2)
+    assert row.n == 200
+    assert bool(row.consistent)
+    md = to_markdown(table)
+    assert "| T-small | calibrated |" in md and "0.015 ± 0.0071 (200)" in md
+
+
+@pytest.mark.parametrize(
+    ("relation", "value", "tol", "expected"),
+    [
+        ("<=", 0.001, 0.0, True),
+        ("<=", 0.0, 0.0, False),
+        (">=", 0.029, 0.0, True),
+        (">=", 0.03, 0.0, False),
+        ("~", 0.028, 0.0, True),
+        ("~", 0.03, 0.0, False),
+        ("~", 0.03, 0.001, True),
+    ],
+)
+def test_consistency_allows_two_standard_errors_and_the_tolerance(relation, value, tol, expected):
+    raw = copy.deepcopy(SMALL)
+    raw["paper_numbers"][0].update(relation=relation, value=value, tolerance=tol)
+    spec = spec_of(raw)
+    row = comparison_table([spec], {"T-small": _fake_aggregate(spec)}).iloc[0]
+    # reproduced 0.015 with se 0.00707: the 2-SE band is [0.00086, 0.0291]
+    assert bool(row.consistent) is expected
+
+
+def test_figures_draw_one_errorbar_series_per_line():
+    from cvcompare.plots.figures import FIGURES
+
+    spec = spec_of()
+    agg = _fake_aggregate(spec).assign(q=8)
+    fig = FIGURES["figure_p_f2a"](agg, title="t")
+    ax = fig.axes[0]
+    assert len(ax.containers) == 4  # {poisson, signed_rank} x {m = 1, m = 2}
+    x, y = ax.lines[0].get_data()
+    assert len(x) == 2
+    with pytest.raises(ValueError, match="no rows for metric 'power'"):
+        FIGURES["figure_p_f2a"](agg.assign(metric="other"))
+    rows = []
+    for q in (10, 20):
+        for metric, test in (
+            ("mean_p_rope", "hierarchical"),
+            ("recognition", "hierarchical"),
+            ("decisive", "hierarchical"),
+            ("rejection", "signed_rank"),
+        ):
+            rows.append(
+                {
+                    "point": f"q~{q}",
+                    "q": q,
+                    "test": test,
+                    "metric": metric,
+                    "value": 0.5,
+                    "se": 0.1,
+                    "n": 10,
+                }
+            )
+    fig = FIGURES["figure_h_f2"](pd.DataFrame(rows))
+    assert len(fig.axes[0].containers) == 4
+    assert [float(v) for v in fig.axes[0].lines[0].get_xdata()] == [10.0, 20.0]
+
+
+def test_aggregate_of_a_small_run_has_one_row_per_point_test_and_metric():
+    spec = spec_of()
+    rows = pd.concat(
+        [run_chunk(**spec.job(p, "smoke", 7), start=0, stop=3) for p in spec.points()],
+        ignore_index=True,
+    )
+    agg = aggregate(rows, spec.metrics, ["delta", "m"])
+    assert len(agg) == 4 * (2 + 1)
+    assert agg["n"].eq(3).all()
+    assert agg[agg.metric == "power"]["value"].between(0, 1).all()

@@ -1,0 +1,133 @@
+"""Metrics with Monte Carlo standard errors, checked against closed forms and simulation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from cvcompare.experiments.metrics import (
+    aggregate,
+    mean_estimate,
+    rate_estimate,
+    replicability_estimate,
+)
+
+
+def test_rate_estimate_is_the_binomial_proportion_and_its_plug_in_error():
+    x = np.array([True] * 7 + [False] * 13)
+    est = rate_estimate(x)
+    assert est.value == pytest.approx(7 / 20)
+    assert est.se == pytest.approx(np.sqrt(0.35 * 0.65 / 20))
+    assert est.n == 20
+
+
+def test_rate_standard_error_matches_the_spread_of_simulated_proportions():
+    # 20,000 simulated studies of n = 50 Bernoulli(0.3) decisions. The variance of the
+    # estimated rate is p(1-p)/n; the mean squared plug-in SE is (n-1)/n of it. The
+    # sample variance of 20,000 proportions has relative SE sqrt(2/19999) = 1%, so a 5%
+    # relative tolerance is five standard errors.
+    rng = np.random.default_rng(1)
+    n, p, reps = 50, 0.3, 20_000
+    draws = rng.random((reps, n)) < p
+    ests = [rate_estimate(row) for row in draws]
+    values = np.array([e.value for e in ests])
+    se2 = np.array([e.se**2 for e in ests])
+    assert values.var(ddof=1) == pytest.approx(p * (1 - p) / n, rel=0.05)
+    assert se2.mean() * n / (n - 1) == pytest.approx(values.var(ddof=1), rel=0.05)
+
+
+def test_mean_estimate_matches_scipy_sem():
+    x = np.random.default_rng(2).normal(size=37)
+    est = mean_estimate(x)
+    assert est.value == pytest.approx(x.mean())
+    assert est.se == pytest.approx(stats.sem(x))
+    assert np.isnan(mean_estimate([0.5]).se)
+
+
+def test_replicability_equals_its_definition():
+    # R = 1 - 2 sum (e_i - mean e)^2 / (n - 1)  (Benavoli et al. 2014, Sec. 4.2)
+    e = np.random.default_rng(3).random(40) < 0.3
+    direct = 1 - 2 * np.sum((e - e.mean()) ** 2) / (e.size - 1)
+    assert replicability_estimate(e).value == pytest.approx(direct)
+    assert replicability_estimate(np.ones(10, bool)).value == 1.0
+    assert replicability_estimate(np.array([True, False] * 50)).value == pytest.approx(
+        1 - 2 * 100 * 0.25 / 99
+    )
+
+
+def test_replicability_delta_method_error_matches_simulation():
+    # 4,000 simulated sets of n = 400 decisions with p = 0.2: the sd of R over the sets
+    # (relative SE 1/sqrt(2 * 3999) = 1.1%) must match the delta-method error up to its
+    # O(1/n) bias; 8% is about seven standard errors.
+    rng = np.random.default_rng(4)
+    n, p, reps = 400, 0.2, 4000
+    draws = rng.random((reps, n)) < p
+    ests = [replicability_estimate(row) for row in draws]
+    spread = np.std([e.value for e in ests], ddof=1)
+    assert np.mean([e.se for e in ests]) == pytest.approx(spread, rel=0.08)
+
+
+def test_bad_inputs_are_refused_with_the_argument_named():
+    with pytest.raises(TypeError, match="decisions"):
+        rate_estimate([0.1, 0.2])
+    with pytest.raises(ValueError, match="non-empty"):
+        rate_estimate(np.array([], bool))
+    with pytest.raises(ValueError, match="p_rope: 1 of 3 values are NaN"):
+        mean_estimate([0.1, np.nan, 0.3], "p_rope")
+    with pytest.raises(ValueError, match="at least 2"):
+        replicability_estimate(np.array([True]))
+
+
+def _rows(rng, n=30):
+    rows = []
+    for point, q in (("q~10", 10), ("q~20", 20)):
+        a = rng.random(n) < 0.6
+        b = a & (rng.random(n) < 0.7)
+        for r in range(n):
+            common = {"experiment": "X", "point": point, "q": q, "replication": r}
+            rows.append({**common, "test": "a", "reject": a[r], "p_rope": rng.random()})
+            rows.append({**common, "test": "b", "reject": b[r], "p_rope": rng.random()})
+    return pd.DataFrame(rows)
+
+
+METRICS = [
+    {"id": "power", "kind": "rate", "column": "reject"},
+    {"id": "gap", "kind": "paired_difference", "column": "reject", "tests": ["a"], "baseline": "b"},
+    {"id": "mean_p", "kind": "mean", "column": "p_rope", "tests": ["a"]},
+    {"id": "recog", "kind": "share_above", "column": "p_rope", "threshold": 0.9},
+]
+
+
+def test_aggregate_values_and_paired_errors():
+    rows = _rows(np.random.default_rng(5))
+    agg = aggregate(rows, METRICS, ["q"])
+    assert len(agg) == 2 * (2 + 1 + 1 + 2)
+    at = rows[rows.point == "q~10"]
+    a = at[at.test == "a"].sort_values("replication")
+    b = at[at.test == "b"].sort_values("replication")
+    gap = agg[(agg.point == "q~10") & (agg.metric == "gap")].iloc[0]
+    d = a.reject.to_numpy(float) - b.reject.to_numpy(float)
+    assert gap.test == "a - b"
+    assert gap.value == pytest.approx(d.mean())
+    # paired SE = sqrt((var_a + var_b - 2 cov_ab) / n), smaller than the unpaired one here
+    va, vb = a.reject.to_numpy(float).var(ddof=1), b.reject.to_numpy(float).var(ddof=1)
+    cov = np.cov(a.reject.to_numpy(float), b.reject.to_numpy(float))[0, 1]
+    assert gap.se == pytest.approx(np.sqrt((va + vb - 2 * cov) / len(d)))
+    recog = agg[(agg.point == "q~20") & (agg.metric == "recog") & (agg.test == "b")].iloc[0]
+    sel = rows[(rows.point == "q~20") & (rows.test == "b")]
+    assert recog.value == pytest.approx((sel.p_rope > 0.9).mean())
+    assert set(agg.q) == {10, 20}
+
+
+def test_aggregate_does_not_depend_on_row_order():
+    rows = _rows(np.random.default_rng(6))
+    shuffled = rows.sample(frac=1.0, random_state=1)
+    pd.testing.assert_frame_equal(
+        aggregate(rows, METRICS, ["q"]), aggregate(shuffled, METRICS, ["q"])
+    )
+
+
+def test_aggregate_names_a_missing_column():
+    rows = _rows(np.random.default_rng(7))
+    with pytest.raises(ValueError, match="column 'p_left' is not in the results"):
+        aggregate(rows, [{"id": "m", "kind": "mean", "column": "p_left"}], ["q"])

@@ -1,0 +1,195 @@
+"""The Snakemake workflow end to end at smoke fidelity, its reproducibility and restarts."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+pytestmark = pytest.mark.workflow
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SMALL = {
+    "id": "T-small",
+    "title": "a small experiment for workflow tests",
+    "source": {"seed": "001", "item": "none"},
+    "scenario": {
+        "generator": {"name": "bn_vs_zeror"},
+        "delta": {"distribution": "fixed", "value": 0.0},
+        "n_instances": [50, 100],
+        "cv": {"runs": 2, "folds": 5},
+        "q": 8,
+    },
+    "grid": [{"name": "delta", "path": "delta.value", "values": [0.0, 0.1]}],
+    "replications": {"smoke": 6, "quick": 10, "paper": 100},
+    "tests": [
+        {"id": "poisson", "test": "poisson_binomial"},
+        {"id": "signed_rank", "test": "wilcoxon", "settings": {"alternative": "greater"}},
+    ],
+    "metrics": [{"id": "power", "kind": "rate", "column": "reject"}],
+    "figure": {"function": "figure_p_f2a", "caption": "P-F2a.rst"},
+}
+
+
+def snakemake(workdir, *args, check=True):
+    cmd = [
+        str(BIN / "snakemake"),
+        "--snakefile",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(workdir),
+        *args,
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+        )
+    return proc
+
+
+def workdir_with_config(path):
+    shutil.copytree(ROOT / "config", path / "config")
+    (path / "config" / "experiments" / "T-small.yaml").write_text(yaml.safe_dump(SMALL))
+    return path
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    work = workdir_with_config(tmp_path_factory.mktemp("smoke"))
+    snakemake(work, "--cores", "2", "--config", "fidelity=smoke")
+    return work
+
+
+def test_smoke_run_produces_well_formed_outputs(smoke):
+    # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2
+    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2)):
+        spec = yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text())
+        reps = spec["replications"]["smoke"]
+        rows = pd.read_parquet(smoke / "results" / "smoke" / eid / "replications.parquet")
+        assert len(rows) == n_points * reps * n_tests
+        assert rows.groupby("point")["replication"].nunique().eq(reps).all()
+        agg = pd.read_csv(smoke / "results" / "smoke" / eid / "aggregate.csv")
+        assert list(agg.columns[:2]) == ["experiment", "point"]
+        assert {"test", "metric", "value", "se", "n"} <= set(agg.columns)
+        assert agg["n"].eq(reps).all()
+        n_rows = sum(
+            n_points * len(m.get("tests", [t["id"] for t in spec["tests"]]))
+            for m in spec["metrics"]
+        )
+        assert len(agg) == n_rows
+        for col in ("p_left", "p_rope", "p_right", "prob_majority", "pvalue"):
+            if col in rows:
+                vals = rows[col].dropna()
+                assert vals.between(0, 1).all(), col
+        if "p_rope" in rows:
+            hier = rows[rows.test == "hierarchical"]
+            total = hier[["p_left", "p_rope", "p_right"]].sum(axis=1)
+            assert (total - 1).abs().max() < 1e-9
+        for ext in ("pdf", "png"):
+            assert (smoke / "figures" / f"{eid}.{ext}").stat().st_size > 10_000
+    comparison = pd.read_csv(smoke / "figures" / "comparison.csv")
+    assert set(comparison.experiment) == {"P-F2a", "H-F2"}
+    # claims about points smoke does not run are listed as such; the others have numbers
+    not_run = comparison["note"].fillna("").str.startswith("not run at this fidelity")
+    assert comparison.loc[~not_run, "reproduced"].between(-1, 1).all()
+    assert comparison.loc[not_run, "reproduced"].isna().all()
+    assert (~not_run).sum() >= 3
+    assert "| Experiment | Claim |" in (smoke / "figures" / "comparison.md").read_text()
+    log = smoke / "logs" / "smoke" / "H-F2" / "q~10" / "reps-0-3.log"
+    assert "replication 2 done" in log.read_text()
+
+
+def _small(work, cores, chunk, workers=1, *extra):
+    # nested entries cannot be given with --config (Snakemake reads them as text): edit
+    # the work directory's copy of the configuration instead
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    config.update(fidelity="smoke", experiments=["T-small"], workers=workers)
+    config["chunk_size"] = {"default": chunk}
+    path.write_text(yaml.safe_dump(config))
+    snakemake(work, "--cores", str(cores), *extra, "--", "results/smoke/T-small/aggregate.csv")
+    base = work / "results" / "smoke" / "T-small"
+    rows = pd.read_parquet(base / "replications.parquet").drop(columns="seconds")
+    return rows, (base / "aggregate.csv").read_text()
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    work = workdir_with_config(tmp_path_factory.mktemp("small"))
+    rows, agg = _small(work, cores=1, chunk=3)
+    return work, rows, agg
+
+
+def test_results_do_not_depend_on_cores_or_chunking(small_run, tmp_path):
+    work, rows1, agg1 = small_run
+    rows2, agg2 = _small(workdir_with_config(tmp_path), cores=2, chunk=6)
+    assert agg1 == agg2
+    pd.testing.assert_frame_equal(rows1, rows2)
+    assert len(list((work / "results" / "smoke" / "T-small").glob("*/reps-*.parquet"))) == 4
+    assert len(list((tmp_path / "results" / "smoke" / "T-small").glob("*/reps-*.parquet"))) == 2
+
+
+def test_rerun_after_an_interruption_computes_only_what_is_missing(small_run):
+    # As after a run killed part-way: one chunk and the aggregate tables are missing, and a
+    # killed writer left a hidden temporary file. Rerunning must compute that chunk and
+    # the aggregate only, and give the same tables.
+    work, _, before = small_run
+    base = work / "results" / "smoke" / "T-small"
+    chunks = sorted(base.glob("*/reps-*.parquet"))
+    stamps = {p: p.stat().st_mtime_ns for p in chunks}
+    victim = chunks[1]
+    victim.unlink()
+    for name in ("replications.parquet", "aggregate.csv", "runtime.csv"):
+        (base / name).unlink()
+    (victim.parent / f".{victim.name}.abc.tmp").write_bytes(b"PAR1 partial")
+    _, after = _small(work, 1, 3, 1, "--rerun-triggers", "mtime")
+    assert after == before
+    assert victim.exists()
+    for p in chunks:
+        if p != victim:
+            assert p.stat().st_mtime_ns == stamps[p], f"{p} was recomputed"
+    dry = snakemake(work, "-n", "--", "results/smoke/T-small/aggregate.csv")
+    assert "Nothing to be done" in dry.stdout + dry.stderr
+
+
+def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):
+    work = workdir_with_config(tmp_path)
+    proc = snakemake(work, "-n", "--config", "fidelity=fast", check=False)
+    assert proc.returncode != 0
+    assert "fidelity: 'fast' is not one of ['smoke', 'quick', 'paper']" in proc.stdout + proc.stderr
+
+
+def test_lint_and_snakefmt_are_clean():
+    lint = subprocess.run(
+        [str(BIN / "snakemake"), "--lint"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert "Congratulations" in lint.stdout + lint.stderr
+    fmt = subprocess.run(
+        [str(BIN / "snakefmt"), "--check", "Snakefile", "workflow"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+
+
+def test_the_default_profile_runs_on_all_cores():
+    profile = yaml.safe_load(
+        (ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text()
+    )
+    assert profile["cores"] == "all"
+    assert os.access(ROOT / "scripts" / "run-workflow.sh", os.R_OK)
