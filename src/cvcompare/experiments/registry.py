@@ -61,10 +61,6 @@ def _settings(settings: dict[str, Any], allowed: dict[str, Any], test: str) -> d
     return {**allowed, **settings}
 
 
-def _dataset_means(sim: Any) -> np.ndarray:
-    return np.asarray(sim.diffs, dtype=float).mean(axis=1)
-
-
 @register("wilcoxon")
 def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Wilcoxon signed-rank test on the per-data-set mean differences (Demsar 2006).
@@ -75,7 +71,7 @@ def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> d
 
     s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, "wilcoxon")
     alpha = check_probability(s["alpha"], "alpha")
-    res = wilcoxon_test(_dataset_means(sim), alternative=s["alternative"])
+    res = wilcoxon_test(sim.mean_diffs, alternative=s["alternative"])
     return {
         "statistic": float(res.statistic),
         "pvalue": float(res.pvalue),
@@ -90,7 +86,7 @@ def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[
 
     s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, "sign_test")
     alpha = check_probability(s["alpha"], "alpha")
-    res = sign_test(_dataset_means(sim), alternative=s["alternative"])
+    res = sign_test(sim.mean_diffs, alternative=s["alternative"])
     return {
         "statistic": float(res.statistic),
         "pvalue": float(res.pvalue),
@@ -102,13 +98,20 @@ def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[
 def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Poisson-binomial test (Corani & Benavoli 2015, Sec. 3.3) on the fold differences.
 
-    The second classifier is declared better when ``P(X > q/2) > 1 - alpha``; ``rho`` is
-    each data set's ``n_test / n_total``. Settings: ``alpha``, ``method``.
+    The first learner (``acc_a``) is declared better when ``P(X > q/2) > 1 - alpha``;
+    ``rho`` is each data set's ``n_test / n_total``. Settings: ``alpha``, ``method``
+    (``"exact"``, or ``"montecarlo"`` with the paper's 100,000 coins drawn from ``rng``).
     """
     from cvcompare.stats import poisson_binomial_test
 
     s = _settings(settings, {"alpha": 0.05, "method": "exact"}, "poisson_binomial")
-    res = poisson_binomial_test(sim.diffs, rho=sim.rho, alpha=s["alpha"], method=s["method"])
+    res = poisson_binomial_test(
+        sim.diffs,
+        rho=sim.rho,
+        alpha=s["alpha"],
+        method=s["method"],
+        rng=rng if s["method"] == "montecarlo" else None,
+    )
     return {"prob_majority": float(res.prob_majority), "reject": bool(res.decision)}
 
 
@@ -119,7 +122,7 @@ def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[s
 
     s = _settings(settings, {"rope": (-0.01, 0.01), "n_samples": 50_000}, "bayesian_signed_rank")
     res = bayesian_signed_rank(
-        _dataset_means(sim), rope=check_rope(s["rope"]), n_samples=s["n_samples"], rng=rng
+        sim.mean_diffs, rope=check_rope(s["rope"]), n_samples=s["n_samples"], rng=rng
     )
     p_left, p_rope, p_right = res.probs()
     return {"p_left": p_left, "p_rope": p_rope, "p_right": p_right}
@@ -171,7 +174,7 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
         "p_left": p_left,
         "p_rope": p_rope,
         "p_right": p_right,
-        "sq_err_mle": float(np.mean((_dataset_means(sim) - truth) ** 2)),
+        "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
         "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
         "diag_ok": bool(diag.ok),
         "rhat_max": max(diag.rhat.values()),

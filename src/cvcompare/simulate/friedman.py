@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from .._validation import check_int
 from ..seeding import RngLike, as_generator
@@ -164,17 +163,26 @@ def friedman_data(
     return X, (y > friedman_median(setting.function)).astype(np.int8)
 
 
-class _LDA(LinearDiscriminantAnalysis):
-    """LDA that stays quiet about collinear features (expected when n is close to p)."""
+@functools.cache
+def _quiet_lda_class() -> type:
+    """LDA that stays quiet about collinear features (expected when n is close to p).
 
-    def fit(self, X, y):
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Variables are collinear")
-            return super().fit(X, y)
+    Built on first use, so that importing the simulation engine does not load
+    scikit-learn (a second or two per workflow job that never fits LDA).
+    """
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    class QuietLDA(LinearDiscriminantAnalysis):
+        def fit(self, X, y):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Variables are collinear")
+                return super().fit(X, y)
+
+    return QuietLDA
 
 
-def _make_lda(gen: np.random.Generator) -> LinearDiscriminantAnalysis:
-    return _LDA()
+def _make_lda(gen: np.random.Generator):
+    return _quiet_lda_class()()
 
 
 def _make_cart(gen: np.random.Generator) -> OneSETreeClassifier:

@@ -30,7 +30,6 @@ Corani et al. (2017), Sec. 4.7 (the CART learner of the Friedman experiments).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.tree import DecisionTreeClassifier
 
 from .._validation import check_array, check_int
 from ..seeding import RngLike, as_generator
@@ -149,7 +148,10 @@ class OneSETreeClassifier:
         self.min_split = check_int(min_split, "min_split", minimum=2)
         self.min_leaf = check_int(min_leaf, "min_leaf", minimum=1)
 
-    def _grow(self, X: np.ndarray, y: np.ndarray) -> DecisionTreeClassifier:
+    def _grow(self, X: np.ndarray, y: np.ndarray):
+        # imported here so that importing the simulation engine does not load scikit-learn
+        from sklearn.tree import DecisionTreeClassifier
+
         return DecisionTreeClassifier(
             min_samples_split=self.min_split,
             min_samples_leaf=self.min_leaf,
