@@ -1,0 +1,32 @@
+"""Bayesian hierarchical model for comparing two learners on multiple data sets.
+
+* :func:`fit_hierarchical` - fit the model of Corani et al. (2017) with Stan;
+* :class:`HierarchicalResult` - posterior draws, ``probs()`` for the next data set,
+  per-data-set probabilities, shrinkage estimates, posterior odds, diagnostics;
+* :mod:`.diagnostics` - rank-normalised split R-hat, bulk / tail ESS, E-BFMI;
+* :mod:`.runners` - the same Stan program run through cmdstanpy or PyStan 3;
+* :mod:`.priors` - scaling of the data and the priors' bounds.
+
+References
+----------
+Corani, G., Benavoli, A., Demsar, J., Mangili, F. & Zaffalon, M. (2017). Statistical
+comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
+1817-1837.
+"""
+
+from .diagnostics import ConvergenceWarning, HierarchicalDiagnostics, ess_bulk, ess_tail, rhat
+from .fit import fit_hierarchical
+from .result import HierarchicalResult, next_dataset_probs
+from .runners import get_runner
+
+__all__ = [
+    "ConvergenceWarning",
+    "HierarchicalDiagnostics",
+    "HierarchicalResult",
+    "ess_bulk",
+    "ess_tail",
+    "fit_hierarchical",
+    "get_runner",
+    "next_dataset_probs",
+    "rhat",
+]

@@ -1,0 +1,156 @@
+"""Result of a fit of the hierarchical model and the inference on the next data set.
+
+References
+----------
+Corani, G., Benavoli, A., Demsar, J., Mangili, F. & Zaffalon, M. (2017). Statistical
+comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
+1817-1837, Sec. 3.2 (next data set), Sec. 3.3 (shrinkage), Sec. 4.6 (posterior odds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import special
+
+from cvcompare.stats._results import BayesianDecisionMixin
+from cvcompare.stats.odds import posterior_odds as _odds
+
+from .diagnostics import HierarchicalDiagnostics
+
+__all__ = ["HierarchicalResult", "next_dataset_probs"]
+
+Region = Literal["left", "rope", "right"]
+_REGIONS: tuple[Region, Region, Region] = ("left", "rope", "right")
+
+
+def _cdf(z: np.ndarray, nu: np.ndarray) -> np.ndarray:
+    """Standard Student-t cdf with ``nu`` degrees of freedom; the normal cdf where nu = inf."""
+    finite = np.isfinite(nu)
+    out = special.ndtr(z)
+    out[finite] = special.stdtr(nu[finite], z[finite])
+    return out
+
+
+def next_dataset_probs(
+    delta0: np.ndarray, sigma0: np.ndarray, nu: np.ndarray, rope: tuple[float, float]
+) -> tuple[float, float, float]:
+    """Probabilities that left / rope / right is the most probable region for the next delta.
+
+    For every posterior draw ``(delta0, sigma0, nu)`` the masses of ``t(nu, delta0, sigma0)``
+    left of, inside and right of the rope are computed; the region with the largest mass
+    (ties to the first of left, rope, right) gets the draw's vote. The probabilities are
+    the shares of votes.
+
+    Parameters
+    ----------
+    delta0, sigma0, nu : numpy.ndarray, shape (draws,)
+        Posterior draws; ``nu = inf`` means a Gaussian top level.
+    rope : tuple of float
+        ``(low, high)`` on the scale of ``delta0``.
+
+    Returns
+    -------
+    tuple of float
+        ``(p_left, p_rope, p_right)``, summing to one.
+
+    References
+    ----------
+    Corani et al. (2017), Sec. 3.2, steps 1-3.
+    """
+    low = _cdf((rope[0] - delta0) / sigma0, nu)
+    high = _cdf((rope[1] - delta0) / sigma0, nu)
+    masses = np.stack([low, high - low, 1.0 - high])
+    votes = np.bincount(np.argmax(masses, axis=0), minlength=3) / delta0.size
+    return float(votes[0]), float(votes[1]), float(votes[2])
+
+
+@dataclass(frozen=True, eq=False)
+class HierarchicalResult(BayesianDecisionMixin):
+    """Posterior of the hierarchical model, on the original scale of the differences.
+
+    Attributes
+    ----------
+    delta0, sigma0, nu : numpy.ndarray, shape (draws,)
+        Draws of the top-level location, scale and degrees of freedom (``nu`` is ``inf``
+        for the Gaussian top level). Draws of all chains, chain after chain.
+    delta, sigma : numpy.ndarray, shape (draws, q)
+        Draws of each data set's mean difference and standard deviation.
+    p_left, p_rope, p_right : float
+        Probabilities that left / rope / right is the most probable region for the
+        difference on the next data set (:func:`next_dataset_probs`).
+    rope : tuple of float
+        The rope used, on the original scale.
+    rho : float
+        Correlation between fold differences assumed by the likelihood.
+    scale : float
+        The divisor applied before fitting (mean per-data-set standard deviation).
+    nu_prior, top_level, runner : str
+        The model variant and the Stan interface that ran it.
+    chains : int
+        Number of chains; ``delta0.size // chains`` draws each.
+    noisy : tuple of int
+        Data sets that had zero variance and received noise before fitting.
+    diagnostics : HierarchicalDiagnostics
+    """
+
+    delta0: np.ndarray
+    sigma0: np.ndarray
+    nu: np.ndarray
+    delta: np.ndarray
+    sigma: np.ndarray
+    p_left: float
+    p_rope: float
+    p_right: float
+    rope: tuple[float, float]
+    rho: float
+    scale: float
+    nu_prior: str
+    top_level: str
+    runner: str
+    chains: int
+    noisy: tuple[int, ...]
+    diagnostics: HierarchicalDiagnostics
+
+    @property
+    def per_dataset_probs(self) -> np.ndarray:
+        """Posterior probabilities of ``delta_i < low``, ``low <= delta_i <= high`` and
+        ``delta_i > high`` for each data set, shape ``(q, 3)``."""
+        low, high = self.rope
+        left = np.mean(self.delta < low, axis=0)
+        right = np.mean(self.delta > high, axis=0)
+        return np.column_stack([left, 1.0 - left - right, right])
+
+    @property
+    def shrinkage(self) -> np.ndarray:
+        """Posterior mean of each ``delta_i``: the shrinkage estimate, shape ``(q,)``.
+
+        References
+        ----------
+        Corani et al. (2017), Sec. 3.3, Eq. (8).
+        """
+        return self.delta.mean(axis=0)
+
+    def posterior_odds(self, a: Region, b: Region) -> float:
+        """Posterior odds ``o(a, b) = P(a) / P(b)`` of two regions for the next data set.
+
+        Parameters
+        ----------
+        a, b : {"left", "rope", "right"}
+
+        Returns
+        -------
+        float
+            ``inf`` when ``P(b) = 0 < P(a)``; ``1.0`` when both are zero.
+
+        References
+        ----------
+        Corani et al. (2017), Sec. 4.6 and Table 3.
+        """
+        probs = dict(zip(_REGIONS, self.probs(), strict=True))
+        for name, value in (("a", a), ("b", b)):
+            if value not in probs:
+                raise ValueError(f"{name}: expected one of {_REGIONS}, got {value!r}")
+        return _odds(probs[a], probs[b])

@@ -1,0 +1,413 @@
+"""Run a Stan program through CmdStan (cmdstanpy) or through PyStan 3, safely in parallel.
+
+Both runners take the same Stan program and the same data and return the draws as
+``(chains, draws, ...)`` arrays with the sampler's divergences, tree depths and energies.
+
+* :class:`CmdStanPyRunner` compiles the program once per machine into the user cache
+  directory (``$XDG_CACHE_HOME/cvcompare`` or ``~/.cache/cvcompare``, or
+  ``$CVCOMPARE_CACHE_DIR``), under an exclusive file lock so that processes starting at the
+  same time never compile concurrently; every fit writes its CSV files to its own temporary
+  directory, removed afterwards.
+* :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
+  own user cache directory (never in the working directory). The first compilation is made
+  under a file lock in that directory. httpstan also caches every seeded fit on disk under
+  a name derived from the model, data and arguments; the runner deletes the fit files once
+  read, and holds a lock on the fit's name meanwhile, so two processes running the same fit
+  at the same time cannot read or delete each other's files.
+
+PyStan 3 runs an :mod:`asyncio` event loop of its own and therefore cannot be called from
+inside a running event loop (e.g. a Jupyter cell); there, apply ``nest_asyncio`` first
+(``import nest_asyncio; nest_asyncio.apply()``) or use CmdStan. It works in joblib's loky
+worker processes and in separate Snakemake jobs.
+
+References
+----------
+Carpenter, B. et al. (2017). Stan: a probabilistic programming language. Journal of
+Statistical Software 76(1).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import fcntl
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "CmdStanPyRunner",
+    "PyStanRunner",
+    "SamplerOutput",
+    "StanRunner",
+    "build_pystan",
+    "cmdstan_available",
+    "get_runner",
+]
+
+RUNNERS = ("auto", "pystan", "cmdstanpy")
+_FIT_LOCK_STRIPES = 256
+_BUILD_ATTEMPTS = 4
+
+
+def program_code(name: str = "hierarchical.stan") -> str:
+    """Text of a Stan program shipped with the package."""
+    return resources.files("cvcompare.hierarchical").joinpath(name).read_text()
+
+
+def cache_directory() -> Path:
+    """The package's user cache directory (created on demand)."""
+    root = os.environ.get("CVCOMPARE_CACHE_DIR")
+    if root:
+        path = Path(root)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        path = Path(base) / "cvcompare"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock (``fcntl.flock``) on ``path`` while in the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _json_data(data: dict[str, object]) -> str:
+    def default(obj: object) -> object:
+        if isinstance(obj, np.ndarray):
+            return obj.tolist()
+        if isinstance(obj, np.generic):
+            return obj.item()
+        raise TypeError(f"cannot encode {type(obj).__name__} as Stan data")
+
+    return json.dumps(data, default=default, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class SamplerOutput:
+    """Post-warm-up draws of one NUTS run.
+
+    Attributes
+    ----------
+    runner : str
+        ``"pystan"`` or ``"cmdstanpy"``.
+    draws : dict of str to numpy.ndarray
+        Each parameter / generated quantity, shape ``(chains, draws, *dims)``.
+    divergent, treedepth, energy : numpy.ndarray, shape (chains, draws)
+        Sampler diagnostics of every post-warm-up iteration.
+    max_treedepth : int
+        The tree-depth limit used.
+    """
+
+    runner: str
+    draws: dict[str, np.ndarray]
+    divergent: np.ndarray
+    treedepth: np.ndarray
+    energy: np.ndarray
+    max_treedepth: int
+
+
+class StanRunner(abc.ABC):
+    """Runs one Stan program with NUTS (diagonal metric, adapted during warm-up)."""
+
+    name: str
+
+    def __init__(self, code: str | None = None) -> None:
+        self.code = program_code() if code is None else code
+
+    @abc.abstractmethod
+    def sample(
+        self,
+        data: dict[str, object],
+        *,
+        chains: int,
+        warmup: int,
+        draws: int,
+        seed: int,
+        thin: int = 1,
+        adapt_delta: float = 0.8,
+        max_treedepth: int = 10,
+    ) -> SamplerOutput:
+        """Draw ``chains x draws`` post-warm-up draws; the same inputs give the same draws."""
+
+
+def _split_columns(
+    columns: list[str], values: np.ndarray, dims: dict[str, tuple[int, ...]]
+) -> dict[str, np.ndarray]:
+    """Split ``values`` (chains, draws, columns) into named arrays (chains, draws, *dims).
+
+    ``columns`` hold CmdStan's flat names (``name`` or ``name[i]``); variables are
+    scalars or vectors, as in the package's programs.
+    """
+    index = {c: i for i, c in enumerate(columns)}
+    out = {}
+    for name, shape in dims.items():
+        size = int(np.prod(shape)) if shape else 1
+        flat = [c for c in columns if c.split("[")[0] == name]
+        if len(flat) != size:
+            raise RuntimeError(f"expected {size} column(s) for {name}, found {len(flat)}")
+        block = values[:, :, [index[c] for c in flat]]
+        out[name] = block.reshape(values.shape[:2] + tuple(shape)) if shape else block[..., 0]
+    return out
+
+
+def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
+    """Compile (once per machine) or load a program with PyStan and bind it to ``data``.
+
+    The build runs under an exclusive lock in httpstan's cache directory, so concurrent
+    processes never compile the same program at once; PyStan's console output is silenced.
+    PyStan's HTTP client gives up after five minutes, which a first compilation on a busy
+    machine can exceed; the compilation goes on and the build is then retried.
+
+    Returns
+    -------
+    stan.model.Model
+    """
+    import httpstan.cache
+    import stan
+
+    lock = httpstan.cache.cache_directory() / "cvcompare-build.lock"
+    attempt = 1
+    with file_lock(lock), _quiet():
+        while True:
+            try:
+                return stan.build(code, data=data, random_seed=seed)
+            except TimeoutError:
+                if attempt >= _BUILD_ATTEMPTS:
+                    raise
+                attempt += 1
+
+
+class PyStanRunner(StanRunner):
+    """Run the program through PyStan 3 (httpstan); needs only a C++ compiler."""
+
+    name = "pystan"
+
+    def sample(
+        self,
+        data: dict[str, object],
+        *,
+        chains: int,
+        warmup: int,
+        draws: int,
+        seed: int,
+        thin: int = 1,
+        adapt_delta: float = 0.8,
+        max_treedepth: int = 10,
+    ) -> SamplerOutput:
+        import httpstan.cache
+        import stan.fit
+
+        model = build_pystan(self.code, data, seed)
+        args = {
+            "function": "stan::services::sample::hmc_nuts_diag_e_adapt",
+            "data": model.data,
+            "random_seed": int(seed),
+            "num_warmup": int(warmup),
+            "num_samples": int(draws),
+            "num_thin": int(thin),
+            "delta": float(adapt_delta),
+            "max_depth": int(max_treedepth),
+            "refresh": max(1, int(warmup + draws)),
+        }
+        key = _digest(model.model_name, _json_data(args), str(chains))
+        stripe = int(key[:8], 16) % _FIT_LOCK_STRIPES
+        lock = httpstan.cache.cache_directory() / "cvcompare-fit-locks" / f"{stripe:03d}.lock"
+        with file_lock(lock):
+            outputs = asyncio.run(_pystan_fits(model.model_name, args, chains))
+        fit = stan.fit.Fit(
+            outputs,
+            chains,
+            model.param_names,
+            model.constrained_param_names,
+            model.dims,
+            int(warmup),
+            int(draws),
+            int(thin),
+            False,
+        )
+        kept = len(fit["lp__"][0]) // chains
+
+        def by_chain(name: str) -> np.ndarray:
+            # PyStan interleaves chains along the last axis: index = draw * chains + chain
+            arr = np.asarray(fit[name])
+            arr = arr.reshape(arr.shape[:-1] + (kept, chains))
+            return np.moveaxis(arr, (-1, -2), (0, 1))
+
+        out = {}
+        for name, shape in zip(model.param_names, model.dims, strict=True):
+            arr = by_chain(name)
+            out[name] = arr.reshape(chains, kept, *shape) if shape else arr.reshape(chains, kept)
+        return SamplerOutput(
+            runner=self.name,
+            draws=out,
+            divergent=by_chain("divergent__").reshape(chains, kept).astype(bool),
+            treedepth=by_chain("treedepth__").reshape(chains, kept).astype(int),
+            energy=by_chain("energy__").reshape(chains, kept),
+            max_treedepth=int(max_treedepth),
+        )
+
+
+async def _pystan_fits(model_name: str, args: dict[str, object], chains: int) -> tuple[bytes, ...]:
+    """Run ``chains`` chains through httpstan, read their outputs and delete the fit files."""
+    import stan.common
+
+    async with stan.common.HttpstanClient() as client:
+        operations = []
+        for chain in range(1, chains + 1):
+            resp = await client.post(f"/{model_name}/fits", json={**args, "chain": chain})
+            if resp.status != 201:
+                raise RuntimeError(f"Stan refused the fit: {resp.json()}")
+            operations.append(resp.json())
+        while not all(op["done"] for op in operations):
+            await asyncio.sleep(0.01)
+            for op in operations:
+                if not op["done"]:
+                    resp = await client.get(f"/{op['name']}")
+                    op.update(resp.json())
+        outputs = []
+        for op in operations:
+            fit_name = op["result"].get("name")
+            if fit_name is None:
+                raise RuntimeError(f"Stan sampling failed: {op['result'].get('message')}")
+            resp = await client.get(f"/{fit_name}")
+            if resp.status != 200:
+                raise RuntimeError(f"could not read the Stan fit {fit_name}: {resp.json()}")
+            outputs.append(resp.content)
+        for op in operations:
+            await client.delete(f"/{op['result']['name']}")
+    return tuple(outputs)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence PyStan's console messages (build progress, stanc warnings)."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        yield
+
+
+def cmdstan_available() -> bool:
+    """True when cmdstanpy finds a CmdStan installation."""
+    try:
+        import cmdstanpy
+
+        cmdstanpy.cmdstan_path()
+    except Exception:  # cmdstanpy raises ValueError (or others) when CmdStan is missing
+        return False
+    return True
+
+
+class CmdStanPyRunner(StanRunner):
+    """Run the program through CmdStan with cmdstanpy."""
+
+    name = "cmdstanpy"
+
+    def _model(self):  # -> cmdstanpy.CmdStanModel
+        import cmdstanpy
+
+        version = ".".join(map(str, cmdstanpy.cmdstan_version() or ()))
+        build = cache_directory() / "cmdstan" / f"{_digest(self.code, version)[:16]}"
+        with file_lock(build.with_suffix(".lock")):
+            build.mkdir(parents=True, exist_ok=True)
+            stan_file = build / "hierarchical.stan"
+            if not stan_file.exists() or stan_file.read_text() != self.code:
+                stan_file.write_text(self.code)
+            return cmdstanpy.CmdStanModel(stan_file=str(stan_file))
+
+    def sample(
+        self,
+        data: dict[str, object],
+        *,
+        chains: int,
+        warmup: int,
+        draws: int,
+        seed: int,
+        thin: int = 1,
+        adapt_delta: float = 0.8,
+        max_treedepth: int = 10,
+    ) -> SamplerOutput:
+        model = self._model()
+        with tempfile.TemporaryDirectory(prefix="cvcompare-cmdstan-") as out_dir:
+            fit = model.sample(
+                data=json.loads(_json_data(data)),
+                chains=chains,
+                parallel_chains=chains,
+                iter_warmup=warmup,
+                iter_sampling=draws,
+                thin=thin,
+                seed=int(seed),
+                adapt_delta=adapt_delta,
+                max_treedepth=max_treedepth,
+                output_dir=out_dir,
+                show_progress=False,
+                show_console=False,
+            )
+            values = np.moveaxis(np.asarray(fit.draws()), 1, 0)  # (chains, draws, columns)
+            columns = list(fit.column_names)
+            dims = {name: tuple(var.dimensions) for name, var in fit.metadata.stan_vars.items()}
+        sampler = _split_columns(
+            columns, values, {"divergent__": (), "treedepth__": (), "energy__": ()}
+        )
+        return SamplerOutput(
+            runner=self.name,
+            draws=_split_columns(columns, values, dims),
+            divergent=sampler["divergent__"].astype(bool),
+            treedepth=sampler["treedepth__"].astype(int),
+            energy=sampler["energy__"],
+            max_treedepth=int(max_treedepth),
+        )
+
+
+def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
+    """Choose a runner: ``"cmdstanpy"``, ``"pystan"`` or ``"auto"``.
+
+    ``"auto"`` takes cmdstanpy when CmdStan is installed and PyStan otherwise.
+
+    Parameters
+    ----------
+    runner : {"auto", "pystan", "cmdstanpy"}
+    code : str, optional
+        A Stan program; by default the package's ``hierarchical.stan``.
+
+    Raises
+    ------
+    ValueError
+        If ``runner`` is not one of the choices, or ``"cmdstanpy"`` is requested and no
+        CmdStan installation is found.
+    """
+    if runner not in RUNNERS:
+        raise ValueError(f"runner: expected one of {RUNNERS}, got {runner!r}")
+    if runner == "auto":
+        runner = "cmdstanpy" if cmdstan_available() else "pystan"
+    if runner == "cmdstanpy":
+        if not cmdstan_available():
+            raise ValueError(
+                "runner: 'cmdstanpy' needs a CmdStan installation (cmdstanpy.cmdstan_path() "
+                "failed); install CmdStan or use runner='pystan'"
+            )
+        return CmdStanPyRunner(code)
+    return PyStanRunner(code)

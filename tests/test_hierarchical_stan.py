@@ -1,0 +1,277 @@
+"""The Stan program of cvcompare.hierarchical run through PyStan: log density against the
+full multivariate normal, posterior against the reference model, seeding, parallel use."""
+
+from __future__ import annotations
+
+import warnings
+
+import joblib
+import numpy as np
+import pytest
+from reference_hierarchical import (
+    REFERENCE_STAN,
+    correlated_folds,
+    fast_log_density,
+    h_scenario,
+    reference_log_density,
+)
+
+from cvcompare.hierarchical import ConvergenceWarning, fit_hierarchical
+from cvcompare.hierarchical.diagnostics import ess_bulk
+from cvcompare.hierarchical.priors import (
+    ALPHA_BOUNDS,
+    BETA_BOUNDS,
+    model_data,
+    scale_data,
+    stan_data,
+)
+from cvcompare.hierarchical.runners import build_pystan as build
+from cvcompare.hierarchical.runners import cmdstan_available, program_code
+
+SMALL = {"chains": 2, "warmup": 200, "draws": 150}
+
+
+def random_point(gen: np.random.Generator, q: int, student: bool) -> dict:
+    p = {
+        "delta0": gen.uniform(-0.5, 0.5),
+        "sigma0": gen.uniform(0.05, 1.0),
+        "sigma": gen.uniform(0.5, 2.0, q),
+        "nu": 1 + gen.gamma(2, 10),
+        "alpha": gen.uniform(*ALPHA_BOUNDS),
+        "beta": gen.uniform(*BETA_BOUNDS),
+        "w": gen.standard_normal(q),
+    }
+    p["delta"] = p["delta0"] + p["sigma0"] * gen.standard_t(3, q)
+    return p
+
+
+@pytest.mark.parametrize("student", [True, False])
+def test_fast_log_density_equals_the_full_mvn_model(student):
+    # The fast program's log density (constrained space, no Jacobian) must equal, up to a
+    # constant, the density written from the paper's equations with scipy's full MVN:
+    # x_i ~ MVN(1 delta0, sigma_i^2 C + t_i 1 1') after integrating delta_i out. Differences
+    # between points cancel the constant; tolerance 1e-8 (double rounding is ~1e-12 here).
+    gen = np.random.default_rng(30)
+    q, n, rho = 3, 8, 0.2
+    x = gen.normal(0.0, 1.0, (q, n))
+    xbar = x.mean(axis=1)
+    data = model_data(
+        xbar, ((x - xbar[:, None]) ** 2).sum(axis=1), n, rho=rho, delta0_bound=3.0,
+        sigma_hi=10.0, sigma0_hi=5.0, student=student, nu_hyper=True,
+    )  # fmt: skip
+    model = build(program_code(), data)
+    lp_stan, lp_ref = [], []
+    for _ in range(4):
+        p = random_point(gen, q, student)
+        pars = {"delta0": p["delta0"], "sigma0": p["sigma0"], "sigma": p["sigma"].tolist()}
+        if student:
+            pars |= {"nu_minus_one": [p["nu"] - 1], "gamma_alpha": [p["alpha"]]}
+            pars |= {"gamma_beta": [p["beta"]], "w": p["w"].tolist()}
+        else:
+            pars |= {"nu_minus_one": [], "gamma_alpha": [], "gamma_beta": [], "w": []}
+        u = model.unconstrain_pars(pars)
+        lp_stan.append(model.log_prob(u, adjust_transform=False))
+        lp_ref.append(fast_log_density(x, rho, p, student=student))
+    lp_stan, lp_ref = np.array(lp_stan), np.array(lp_ref)
+    np.testing.assert_allclose(lp_stan - lp_stan[0], lp_ref - lp_ref[0], rtol=0, atol=1e-8)
+
+
+@pytest.mark.slow  # compiles the reference program (minutes on a first run)
+def test_reference_program_log_density_equals_the_paper_equations():
+    gen = np.random.default_rng(31)
+    q, n, rho = 3, 6, 0.1
+    x = gen.normal(0.0, 1.0, (q, n))
+    data = {
+        "q": q, "n": n, "x": x, "rho": rho, "delta0_lo": -3.0, "delta0_hi": 3.0,
+        "sigma_hi": 10.0, "sigma0_hi": 5.0, "alpha_lo": ALPHA_BOUNDS[0],
+        "alpha_hi": ALPHA_BOUNDS[1], "beta_lo": BETA_BOUNDS[0], "beta_hi": BETA_BOUNDS[1],
+    }  # fmt: skip
+    model = build(REFERENCE_STAN.read_text(), data)
+    lp_stan, lp_ref = [], []
+    for _ in range(4):
+        p = random_point(gen, q, True)
+        pars = {
+            "delta0": p["delta0"], "sigma0": p["sigma0"], "nu_minus_one": p["nu"] - 1,
+            "gamma_alpha": p["alpha"], "gamma_beta": p["beta"], "sigma": p["sigma"].tolist(),
+            "delta": p["delta"].tolist(),
+        }  # fmt: skip
+        lp_stan.append(model.log_prob(model.unconstrain_pars(pars), adjust_transform=False))
+        lp_ref.append(reference_log_density(x, rho, p))
+    lp_stan, lp_ref = np.array(lp_stan), np.array(lp_ref)
+    np.testing.assert_allclose(lp_stan - lp_stan[0], lp_ref - lp_ref[0], rtol=0, atol=1e-8)
+
+
+def summaries(draws: dict[str, np.ndarray]) -> dict[str, tuple[float, float]]:
+    """Posterior mean and its Monte Carlo standard error sd / sqrt(bulk ESS)."""
+    out = {}
+    for name, arr in draws.items():  # arr: (chains, draws)
+        out[name] = (float(arr.mean()), float(arr.std() / np.sqrt(ess_bulk(arr))))
+    return out
+
+
+@pytest.mark.slow
+def test_fast_and_reference_posteriors_agree_within_monte_carlo_error():
+    # q = 10 data sets, 4 x (1000 + 1000) draws of each program on the same scaled data and
+    # bounds. Posterior means of delta0, sigma0, nu and every delta_i must agree within
+    # 4.5 combined Monte Carlo standard errors (13 comparisons: family-wise false alarm
+    # probability about 1e-4).
+    gen = np.random.default_rng(32)
+    q, n, rho = 10, 20, 0.1
+    x = correlated_folds(gen.normal(0.01, 0.02, q), 0.04, n, rho, gen)
+    scaled = scale_data(x, (-0.01, 0.01), gen)
+    data = stan_data(scaled, rho=rho, student=True, nu_hyper=True)
+    fast = build(program_code(), data).sample(num_chains=4, num_warmup=1000, num_samples=1000)
+    ref_data = {k: data[k] for k in ("q", "n", "rho", "delta0_lo", "delta0_hi", "sigma_hi")}
+    ref_data |= {k: data[k] for k in ("sigma0_hi", "alpha_lo", "alpha_hi", "beta_lo", "beta_hi")}
+    ref_data["x"] = scaled.x
+    ref = build(REFERENCE_STAN.read_text(), ref_data).sample(
+        num_chains=4, num_warmup=1000, num_samples=1000
+    )
+
+    def by_chain(fit, name, index=None):
+        arr = fit[name] if index is None else fit[name][index][None, :]
+        return arr.reshape(-1, 4).T  # PyStan interleaves chains
+
+    names = {"delta0": None, "sigma0": None} | {f"delta[{i}]": i for i in range(q)}
+    draws_fast = {k: by_chain(fast, k.split("[")[0], i) for k, i in names.items()}
+    draws_ref = {k: by_chain(ref, k.split("[")[0], i) for k, i in names.items()}
+    draws_fast["nu"] = by_chain(fast, "nu_minus_one")
+    draws_ref["nu"] = by_chain(ref, "nu_minus_one")
+    a, b = summaries(draws_fast), summaries(draws_ref)
+    for k in a:
+        (m1, e1), (m2, e2) = a[k], b[k]
+        assert abs(m1 - m2) < 4.5 * np.hypot(e1, e2), (k, a[k], b[k])
+
+
+@pytest.fixture(scope="module")
+def small_x():
+    return h_scenario(5, 0.005, np.random.default_rng(33), n=20)
+
+
+def quiet_fit(x, seed, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return fit_hierarchical(x, rho=0.1, seed=seed, **(SMALL | kwargs))
+
+
+def cached_fit_files() -> set:
+    import httpstan.cache
+
+    return set(httpstan.cache.cache_directory().glob("models/*/fits/*")) | set(
+        httpstan.cache.cache_directory().glob("models/*/*.jsonlines.gz")
+    )
+
+
+def test_same_seed_gives_the_same_draws_and_results_are_complete(small_x):
+    before = cached_fit_files()
+    a = quiet_fit(small_x, 5)
+    if a.runner == "pystan":  # seeded httpstan fits are cached on disk: the runner deletes them
+        assert cached_fit_files() <= before
+    b = quiet_fit(small_x, 5)
+    c = quiet_fit(small_x, 6)
+    np.testing.assert_array_equal(a.delta0, b.delta0)
+    np.testing.assert_array_equal(a.delta, b.delta)
+    assert not np.array_equal(a.delta0, c.delta0)
+    s = SMALL["chains"] * SMALL["draws"]
+    assert a.runner == ("cmdstanpy" if cmdstan_available() else "pystan")
+    assert a.delta0.shape == a.sigma0.shape == a.nu.shape == (s,)
+    assert a.delta.shape == a.sigma.shape == (s, 5)
+    assert np.all(a.nu >= 1) and np.all(a.sigma0 > 0) and np.all(a.sigma > 0)
+    assert sum(a.probs()) == pytest.approx(1.0)
+    # draws are on the original scale: the per-data-set sd is close to the sample sd
+    np.testing.assert_allclose(np.median(a.sigma, axis=0), small_x.std(axis=1, ddof=1), rtol=0.5)
+
+
+def test_short_runs_are_flagged_with_a_warning(small_x):
+    with pytest.warns(ConvergenceWarning, match="ESS"):
+        res = fit_hierarchical(small_x, rho=0.1, seed=1, chains=2, warmup=50, draws=20)
+    assert not res.diagnostics.ok
+    assert any("ESS" in p for p in res.diagnostics.problems)
+
+
+def test_model_variants_run(small_x):
+    gauss = quiet_fit(small_x, 7, top_level="gaussian")
+    assert gauss.top_level == "gaussian" and np.all(np.isinf(gauss.nu))
+    assert set(gauss.diagnostics.rhat) == {"delta0", "sigma0"}
+    gamma = quiet_fit(small_x, 7, nu_prior="gamma")
+    assert gamma.nu_prior == "gamma" and np.all(gamma.nu >= 1)
+
+
+def test_zero_variance_data_set_gets_noise_and_keeps_its_mean(small_x):
+    x = small_x.copy()
+    x[1] = 0.004
+    res = quiet_fit(x, 8)
+    assert res.noisy == (1,)
+    assert np.all(np.isfinite(res.delta))
+
+
+def _delta0_draws(x, seed):
+    return quiet_fit(x, seed).delta0
+
+
+def test_fits_in_parallel_loky_workers_match_and_do_not_collide(small_x):
+    # two worker processes run the very same fit at the same time (same httpstan fit name),
+    # a third a different seed; all must match the same fits made in this process
+    jobs = (joblib.delayed(_delta0_draws)(small_x, s) for s in (9, 9, 10))
+    out = joblib.Parallel(n_jobs=2, backend="loky")(jobs)
+    here = _delta0_draws(small_x, 9)
+    np.testing.assert_array_equal(out[0], here)
+    np.testing.assert_array_equal(out[1], here)
+    np.testing.assert_array_equal(out[2], _delta0_draws(small_x, 10))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"x": np.zeros(10)}, "x: expected a 2-D array"),
+        ({"x": np.full((3, 1), 0.1)}, "at least 2 folds"),
+        ({"x": np.full((1, 10), 0.1)}, "at least 2 data sets"),
+        ({"x": np.array([[0.1, np.nan], [0.1, 0.2]])}, "finite"),
+        ({"x": np.full((3, 10), 5.0)}, "scale='percent'"),
+        ({"rho": 1.0}, "rho: expected a number in \\[0, 1\\)"),
+        ({"rho": -0.1}, "rho"),
+        ({"rope": (0.01, 0.02)}, "rope: expected an interval"),
+        ({"rope": 0.01}, "rope: expected an interval"),
+        ({"nu_prior": "exp"}, "nu_prior: expected one of"),
+        ({"top_level": "cauchy"}, "top_level: expected one of"),
+        ({"runner": "rstan"}, "runner: expected one of"),
+        ({"x": np.full((3, 10), 0.02)}, "every data set has zero variance"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_error(kwargs, match):
+    gen = np.random.default_rng(34)
+    args = {"x": gen.normal(0, 0.04, (3, 10)), "rho": 0.1, "seed": 1} | kwargs
+    with pytest.raises(ValueError, match=match):
+        fit_hierarchical(**args)
+
+
+def test_seed_is_required_and_typed():
+    x = np.random.default_rng(35).normal(0, 0.04, (3, 10))
+    with pytest.raises(TypeError, match="seed"):
+        fit_hierarchical(x, rho=0.1, seed=None)
+
+
+@pytest.mark.skipif(cmdstan_available(), reason="CmdStan is installed here")
+def test_cmdstanpy_runner_without_cmdstan_is_a_clear_error():
+    x = np.random.default_rng(36).normal(0, 0.04, (3, 10))
+    with pytest.raises(ValueError, match="needs a CmdStan installation"):
+        fit_hierarchical(x, rho=0.1, seed=1, runner="cmdstanpy")
+
+
+def test_percent_scale_is_converted(small_x):
+    percent = 100 * small_x
+    a = quiet_fit(percent / 100, 11)
+    b = quiet_fit(percent, 11, scale="percent")
+    np.testing.assert_array_equal(a.delta0, b.delta0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("q", [10, 30, 50])
+@pytest.mark.parametrize("location", [0.0, 0.005])
+def test_no_divergences_on_the_h_scenarios(q, location):
+    # Corani et al. (2017), Sec. 4.3-4.4: Cauchy(location, 0.0033) deltas, n = 100, rho = 0.1;
+    # the centred model of the paper diverges on such data, the fast program must not.
+    x = h_scenario(q, location, np.random.default_rng(q + int(1000 * location)))
+    res = fit_hierarchical(x, rho=0.1, seed=q)
+    assert res.diagnostics.divergences == 0
+    assert res.diagnostics.ok, res.diagnostics.problems
