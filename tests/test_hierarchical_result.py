@@ -89,6 +89,9 @@ def test_result_summaries_count_draws():
     np.testing.assert_allclose(res.per_dataset_probs, expected)
     np.testing.assert_allclose(res.per_dataset_probs.sum(axis=1), 1.0)
     np.testing.assert_allclose(res.shrinkage, [np.mean(col) for col in res.delta.T])
+    d0 = res.delta0
+    expected_d0 = (np.sum(d0 < -0.01), np.sum(np.abs(d0) <= 0.01), np.sum(d0 > 0.01))
+    assert res.delta0_probs == pytest.approx(tuple(np.array(expected_d0) / d0.size))
     p_left, p_rope, p_right = res.probs()
     assert res.posterior_odds("right", "rope") == posterior_odds(p_right, p_rope)
     assert res.posterior_odds("rope", "left") == posterior_odds(p_rope, p_left)

@@ -12,7 +12,12 @@ Standard column names are shared by all adapters so that metrics can be declared
     Boolean decision of a test with a significance level (``pvalue < alpha``, or the
     Poisson-binomial rule ``P(X > q/2) > 1 - alpha``).
 ``p_left``, ``p_rope``, ``p_right``
-    Posterior probabilities of the three regions.
+    Posterior probabilities of the three regions (for the hierarchical model: that each
+    region is the most probable one for the next data set, Corani et al. 2017, Sec. 3.2).
+``delta0_p_left``, ``delta0_p_rope``, ``delta0_p_right``
+    Hierarchical model only: posterior probabilities that the population mean difference
+    ``delta0`` lies left of, inside or right of the rope (what the authors' simulation
+    code records for Figs. 2-5 of Corani et al. 2017).
 ``diag_ok``, ``rhat_max``, ``ess_min``, ``divergences``
     Sampler diagnostics of the hierarchical model: all checks passed, the largest R-hat
     and the smallest bulk or tail ESS of the top-level parameters, divergent transitions.
@@ -168,12 +173,16 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
         seed=int(rng.integers(2**31 - 1)),
     )
     p_left, p_rope, p_right = res.probs()
+    d0_left, d0_rope, d0_right = res.delta0_probs
     truth = np.asarray(sim.true_delta, dtype=float)
     diag = res.diagnostics
     return {
         "p_left": p_left,
         "p_rope": p_rope,
         "p_right": p_right,
+        "delta0_p_left": d0_left,
+        "delta0_p_rope": d0_rope,
+        "delta0_p_right": d0_right,
         "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
         "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
         "diag_ok": bool(diag.ok),

@@ -96,8 +96,8 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     ----------
     aggregate : pandas.DataFrame
         Aggregate table with grid column ``q`` and the metrics ``mean_p_rope``,
-        ``recognition`` and ``decisive`` (test ``hierarchical``) and ``rejection``
-        (test ``signed_rank``).
+        ``recognition``, ``decisive`` and ``mean_p_rope_next`` (test ``hierarchical``)
+        and ``rejection`` (test ``signed_rank``).
     title : str, optional
         Figure title.
 
@@ -105,15 +105,17 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     -------
     matplotlib.figure.Figure
         Mean p(rope), equivalence recognition (p(rope) > 0.95) and the share of runs with
-        p(left) or p(right) > 0.95 of the hierarchical model, and the signed-rank
-        rejection rate, against the number of data sets, as in Corani et al. (2017),
-        Fig. 2; error bars are two Monte Carlo standard errors.
+        p(left) or p(right) > 0.95 of the hierarchical model (probabilities of ``delta0``,
+        as in the authors' simulation code), the mean next-data-set p(rope), and the
+        signed-rank rejection rate, against the number of data sets, as in Corani et al.
+        (2017), Fig. 2; error bars are two Monte Carlo standard errors.
     """
     series = [
         ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-"),
         ("recognition", "hierarchical", "equivalence recognition", "s", "-"),
         ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
         ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--"),
+        ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-."),
     ]
     fig = Figure(figsize=(5.5, 4.2), layout="constrained")
     ax = fig.subplots()
