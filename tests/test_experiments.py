@@ -391,6 +391,7 @@ def test_figures_draw_one_errorbar_series_per_line():
             ("recognition", "hierarchical"),
             ("decisive", "hierarchical"),
             ("rejection", "signed_rank"),
+            ("mean_p_rope_next", "hierarchical"),
         ):
             rows.append(
                 {
@@ -404,7 +405,7 @@ def test_figures_draw_one_errorbar_series_per_line():
                 }
             )
     fig = FIGURES["figure_h_f2"](pd.DataFrame(rows))
-    assert len(fig.axes[0].containers) == 4
+    assert len(fig.axes[0].containers) == 5
     assert [float(v) for v in fig.axes[0].lines[0].get_xdata()] == [10.0, 20.0]
 
 
