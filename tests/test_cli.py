@@ -11,11 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from shared_data import REAL, needs_real
 
 from cvcompare.cli import main
-
-REAL = Path("/work/shared/data/uci_cv_accuracies.txt")
-needs_real = pytest.mark.skipif(not REAL.is_file(), reason=f"shared data file {REAL} is absent")
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:

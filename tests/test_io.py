@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from shared_data import REAL, needs_real
 
 from cvcompare.io import (
     fold_differences,
@@ -17,9 +18,6 @@ from cvcompare.io import (
     read_csv_scores,
 )
 from cvcompare.stats.signed_rank import wilcoxon_test
-
-REAL = Path("/work/shared/data/uci_cv_accuracies.txt")
-needs_real = pytest.mark.skipif(not REAL.is_file(), reason=f"shared data file {REAL} is absent")
 
 
 def _raw_lines(path: Path) -> list[list[str]]:
