@@ -1,6 +1,8 @@
-"""Where the tests find the real per-fold accuracies the papers analyse.
+"""Data the papers analyse, shared by several test modules.
 
-The file is not part of the project: it lies in ``shared/data/`` beside the checkout
+``TUTORIAL`` is the accuracy table of the Friedman/Nemenyi tutorial (seed 004), an input
+of the tests only. ``REAL`` is where the tests find the real per-fold accuracies; that file
+is not part of the project: it lies in ``shared/data/`` beside the checkout
 (``../shared/data/uci_cv_accuracies.txt``), or wherever ``CVCOMPARE_ACCURACIES`` points.
 Tests that need it skip with a reason when it is absent.
 """
@@ -17,3 +19,13 @@ REAL = Path(
     )
 )
 needs_real = pytest.mark.skipif(not REAL.is_file(), reason=f"shared data file {REAL} is absent")
+
+#: The tutorial's 4 models x 6 data sets accuracy table (input only).
+TUTORIAL = [
+    [0.8937, 0.8839, 0.9072, 0.9102],
+    [0.8023, 0.8024, 0.8229, 0.8238],
+    [0.7130, 0.7132, 0.7198, 0.7206],
+    [0.5084, 0.5085, 0.5232, 0.5273],
+    [0.2331, 0.2326, 0.3620, 0.3952],
+    [0.5174, 0.5175, 0.5307, 0.5178],
+]

@@ -10,18 +10,11 @@ import matplotlib.image
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from shared_data import TUTORIAL
 
 from cvcompare.plots.cd_diagram import plot_cd_diagram
 from cvcompare.stats.friedman import nemenyi_test
 
-TUTORIAL = [
-    [0.8937, 0.8839, 0.9072, 0.9102],
-    [0.8023, 0.8024, 0.8229, 0.8238],
-    [0.7130, 0.7132, 0.7198, 0.7206],
-    [0.5084, 0.5085, 0.5232, 0.5273],
-    [0.2331, 0.2326, 0.3620, 0.3952],
-    [0.5174, 0.5175, 0.5307, 0.5178],
-]
 NAMES = ["Glorot N.", "Glorot U.", "Random G.", "Repeated G."]
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, optimize, special, stats
+from shared_data import TUTORIAL
 
 from cvcompare.stats.friedman import (
     critical_difference_cliques,
@@ -19,16 +20,6 @@ from cvcompare.stats.friedman import (
     nemenyi_q_alpha,
     nemenyi_test,
 )
-
-#: The tutorial's 4 models x 6 data sets accuracy table (input only).
-TUTORIAL = [
-    [0.8937, 0.8839, 0.9072, 0.9102],
-    [0.8023, 0.8024, 0.8229, 0.8238],
-    [0.7130, 0.7132, 0.7198, 0.7206],
-    [0.5084, 0.5085, 0.5232, 0.5273],
-    [0.2331, 0.2326, 0.3620, 0.3952],
-    [0.5174, 0.5175, 0.5307, 0.5178],
-]
 
 #: Demsar (2006), Table 5: q_0.05 for k = 2..10, printed to three decimals.
 DEMSAR_Q05 = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]

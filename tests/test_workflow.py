@@ -165,26 +165,23 @@ def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):
     assert "fidelity: 'fast' is not one of ['smoke', 'quick', 'paper']" in proc.stdout + proc.stderr
 
 
+def _check_in_root(tool, *args):
+    """Run ``tool`` of the environment in the project root; return its output if it passes."""
+    proc = subprocess.run(
+        [str(BIN / tool), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout + proc.stderr
+
+
 def test_lint_and_snakefmt_are_clean():
-    lint = subprocess.run(
-        [str(BIN / "snakemake"), "--lint"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    assert "Congratulations" in lint.stdout + lint.stderr
-    fmt = subprocess.run(
-        [str(BIN / "snakefmt"), "--check", "Snakefile", "workflow"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+    assert "Congratulations" in _check_in_root("snakemake", "--lint")
+    _check_in_root("snakefmt", "--check", "Snakefile", "workflow")
 
 
 def test_the_default_profile_runs_on_all_cores():

@@ -66,6 +66,20 @@ def _settings(settings: dict[str, Any], allowed: dict[str, Any], test: str) -> d
     return {**allowed, **settings}
 
 
+def _on_mean_diffs(
+    test: Callable[..., Any], sim: Any, settings: dict[str, Any], name: str
+) -> dict[str, Any]:
+    """Run a frequentist ``test`` on ``sim.mean_diffs``; settings ``alternative``, ``alpha``."""
+    s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, name)
+    alpha = check_probability(s["alpha"], "alpha")
+    res = test(sim.mean_diffs, alternative=s["alternative"])
+    return {
+        "statistic": float(res.statistic),
+        "pvalue": float(res.pvalue),
+        "reject": bool(res.pvalue < alpha),
+    }
+
+
 @register("wilcoxon")
 def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Wilcoxon signed-rank test on the per-data-set mean differences (Demsar 2006).
@@ -74,14 +88,7 @@ def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> d
     """
     from cvcompare.stats import wilcoxon_test
 
-    s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, "wilcoxon")
-    alpha = check_probability(s["alpha"], "alpha")
-    res = wilcoxon_test(sim.mean_diffs, alternative=s["alternative"])
-    return {
-        "statistic": float(res.statistic),
-        "pvalue": float(res.pvalue),
-        "reject": bool(res.pvalue < alpha),
-    }
+    return _on_mean_diffs(wilcoxon_test, sim, settings, "wilcoxon")
 
 
 @register("sign_test")
@@ -89,14 +96,7 @@ def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[
     """Sign test on the per-data-set mean differences. Settings: ``alternative``, ``alpha``."""
     from cvcompare.stats import sign_test
 
-    s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, "sign_test")
-    alpha = check_probability(s["alpha"], "alpha")
-    res = sign_test(sim.mean_diffs, alternative=s["alternative"])
-    return {
-        "statistic": float(res.statistic),
-        "pvalue": float(res.pvalue),
-        "reject": bool(res.pvalue < alpha),
-    }
+    return _on_mean_diffs(sign_test, sim, settings, "sign_test")
 
 
 @register("poisson_binomial")

@@ -57,6 +57,7 @@ __all__ = [
 RUNNERS = ("auto", "pystan", "cmdstanpy")
 _FIT_LOCK_STRIPES = 256
 _BUILD_ATTEMPTS = 4
+_SAMPLER_COLUMNS = ("divergent__", "treedepth__", "energy__")
 
 
 def program_code(name: str = "hierarchical.stan") -> str:
@@ -139,7 +140,6 @@ class StanRunner(abc.ABC):
     def __init__(self, code: str | None = None) -> None:
         self.code = program_code() if code is None else code
 
-    @abc.abstractmethod
     def sample(
         self,
         data: dict[str, object],
@@ -153,6 +153,35 @@ class StanRunner(abc.ABC):
         max_treedepth: int = 10,
     ) -> SamplerOutput:
         """Draw ``chains x draws`` post-warm-up draws; the same inputs give the same draws."""
+        nuts = _Nuts(chains, warmup, draws, seed, thin, adapt_delta, max_treedepth)
+        out, sampler = self._run(data, nuts)
+        return SamplerOutput(
+            runner=self.name,
+            draws=out,
+            divergent=sampler["divergent__"].astype(bool),
+            treedepth=sampler["treedepth__"].astype(int),
+            energy=sampler["energy__"],
+            max_treedepth=int(max_treedepth),
+        )
+
+    @abc.abstractmethod
+    def _run(
+        self, data: dict[str, object], nuts: _Nuts
+    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Return the draws and the sampler diagnostics by name, as (chains, draws, ...)."""
+
+
+@dataclass(frozen=True)
+class _Nuts:
+    """Arguments of one NUTS run (see :meth:`StanRunner.sample`)."""
+
+    chains: int
+    warmup: int
+    draws: int
+    seed: int
+    thin: int
+    adapt_delta: float
+    max_treedepth: int
 
 
 def _split_columns(
@@ -207,32 +236,24 @@ class PyStanRunner(StanRunner):
 
     name = "pystan"
 
-    def sample(
-        self,
-        data: dict[str, object],
-        *,
-        chains: int,
-        warmup: int,
-        draws: int,
-        seed: int,
-        thin: int = 1,
-        adapt_delta: float = 0.8,
-        max_treedepth: int = 10,
-    ) -> SamplerOutput:
+    def _run(
+        self, data: dict[str, object], nuts: _Nuts
+    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         import httpstan.cache
         import stan.fit
 
-        model = build_pystan(self.code, data, seed)
+        chains = nuts.chains
+        model = build_pystan(self.code, data, nuts.seed)
         args = {
             "function": "stan::services::sample::hmc_nuts_diag_e_adapt",
             "data": model.data,
-            "random_seed": int(seed),
-            "num_warmup": int(warmup),
-            "num_samples": int(draws),
-            "num_thin": int(thin),
-            "delta": float(adapt_delta),
-            "max_depth": int(max_treedepth),
-            "refresh": max(1, int(warmup + draws)),
+            "random_seed": int(nuts.seed),
+            "num_warmup": int(nuts.warmup),
+            "num_samples": int(nuts.draws),
+            "num_thin": int(nuts.thin),
+            "delta": float(nuts.adapt_delta),
+            "max_depth": int(nuts.max_treedepth),
+            "refresh": max(1, int(nuts.warmup + nuts.draws)),
         }
         key = _digest(model.model_name, _json_data(args), str(chains))
         stripe = int(key[:8], 16) % _FIT_LOCK_STRIPES
@@ -245,9 +266,9 @@ class PyStanRunner(StanRunner):
             model.param_names,
             model.constrained_param_names,
             model.dims,
-            int(warmup),
-            int(draws),
-            int(thin),
+            int(nuts.warmup),
+            int(nuts.draws),
+            int(nuts.thin),
             False,
         )
         kept = len(fit["lp__"][0]) // chains
@@ -262,14 +283,8 @@ class PyStanRunner(StanRunner):
         for name, shape in zip(model.param_names, model.dims, strict=True):
             arr = by_chain(name)
             out[name] = arr.reshape(chains, kept, *shape) if shape else arr.reshape(chains, kept)
-        return SamplerOutput(
-            runner=self.name,
-            draws=out,
-            divergent=by_chain("divergent__").reshape(chains, kept).astype(bool),
-            treedepth=by_chain("treedepth__").reshape(chains, kept).astype(int),
-            energy=by_chain("energy__").reshape(chains, kept),
-            max_treedepth=int(max_treedepth),
-        )
+        sampler = {name: by_chain(name).reshape(chains, kept) for name in _SAMPLER_COLUMNS}
+        return out, sampler
 
 
 async def _pystan_fits(model_name: str, args: dict[str, object], chains: int) -> tuple[bytes, ...]:
@@ -338,30 +353,21 @@ class CmdStanPyRunner(StanRunner):
                 stan_file.write_text(self.code)
             return cmdstanpy.CmdStanModel(stan_file=str(stan_file))
 
-    def sample(
-        self,
-        data: dict[str, object],
-        *,
-        chains: int,
-        warmup: int,
-        draws: int,
-        seed: int,
-        thin: int = 1,
-        adapt_delta: float = 0.8,
-        max_treedepth: int = 10,
-    ) -> SamplerOutput:
+    def _run(
+        self, data: dict[str, object], nuts: _Nuts
+    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         model = self._model()
         with tempfile.TemporaryDirectory(prefix="cvcompare-cmdstan-") as out_dir:
             fit = model.sample(
                 data=json.loads(_json_data(data)),
-                chains=chains,
-                parallel_chains=chains,
-                iter_warmup=warmup,
-                iter_sampling=draws,
-                thin=thin,
-                seed=int(seed),
-                adapt_delta=adapt_delta,
-                max_treedepth=max_treedepth,
+                chains=nuts.chains,
+                parallel_chains=nuts.chains,
+                iter_warmup=nuts.warmup,
+                iter_sampling=nuts.draws,
+                thin=nuts.thin,
+                seed=int(nuts.seed),
+                adapt_delta=nuts.adapt_delta,
+                max_treedepth=nuts.max_treedepth,
                 output_dir=out_dir,
                 show_progress=False,
                 show_console=False,
@@ -369,17 +375,8 @@ class CmdStanPyRunner(StanRunner):
             values = np.moveaxis(np.asarray(fit.draws()), 1, 0)  # (chains, draws, columns)
             columns = list(fit.column_names)
             dims = {name: tuple(var.dimensions) for name, var in fit.metadata.stan_vars.items()}
-        sampler = _split_columns(
-            columns, values, {"divergent__": (), "treedepth__": (), "energy__": ()}
-        )
-        return SamplerOutput(
-            runner=self.name,
-            draws=_split_columns(columns, values, dims),
-            divergent=sampler["divergent__"].astype(bool),
-            treedepth=sampler["treedepth__"].astype(int),
-            energy=sampler["energy__"],
-            max_treedepth=int(max_treedepth),
-        )
+        sampler = _split_columns(columns, values, dict.fromkeys(_SAMPLER_COLUMNS, ()))
+        return _split_columns(columns, values, dims), sampler
 
 
 def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:

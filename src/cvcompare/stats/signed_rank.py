@@ -396,6 +396,12 @@ def _check_mc(n_samples: object, rng: RngLike) -> tuple[int, np.random.Generator
     return check_int(n_samples, "n_samples", minimum=1), as_generator(rng, "rng")
 
 
+def _mc_probability(event: np.ndarray) -> tuple[float, float]:
+    """Share of true draws in ``event`` and its binomial standard error ``sqrt(p (1 - p) / n)``."""
+    p = float(np.mean(event))
+    return p, math.sqrt(p * (1.0 - p) / event.size)
+
+
 # --------------------------------------------------------------------------------------------
 # Dp(s -> 0)
 # --------------------------------------------------------------------------------------------
@@ -486,12 +492,12 @@ def dp_signed_rank(
     z = _differences(x, scale)
     n_samples, gen = _check_mc(n_samples, rng)
     draws, _ = _dp_theta_draws(z, n_samples, gen)
-    p = float(np.mean(draws > 0.5))
+    p, mc_se = _mc_probability(draws > 0.5)
     return DPSignedRankPosterior(
         n=int(z.size),
         mean=_dirichlet_quadratic_mean(np.ones(z.size), _heaviside_pairs(z)),
         prob_greater=p,
-        mc_se=math.sqrt(p * (1.0 - p) / n_samples),
+        mc_se=mc_se,
         n_samples=n_samples,
         draws=draws,
     )
@@ -621,7 +627,7 @@ def idp_signed_rank(
     # g_upper = g_lower + w0 (2 - w0) = theta + w0 (2 - w0) (1 - theta)
     lower = theta * (1.0 - w0) ** 2
     upper = theta + w0 * (2.0 - w0) * (1.0 - theta)
-    p_lo, p_up = float(np.mean(lower > 0.5)), float(np.mean(upper > 0.5))
+    (p_lo, se_lo), (p_up, se_up) = _mc_probability(lower > 0.5), _mc_probability(upper > 0.5)
     alpha = np.concatenate([[s], np.ones(z.size)])
     lo_mat = _heaviside_pairs(np.concatenate([[-np.inf], z]))
     up_mat = _heaviside_pairs(np.concatenate([[np.inf], z]))
@@ -632,8 +638,8 @@ def idp_signed_rank(
         upper_mean=_dirichlet_quadratic_mean(alpha, up_mat),
         lower_prob=p_lo,
         upper_prob=p_up,
-        lower_mc_se=math.sqrt(p_lo * (1.0 - p_lo) / n_samples),
-        upper_mc_se=math.sqrt(p_up * (1.0 - p_up) / n_samples),
+        lower_mc_se=se_lo,
+        upper_mc_se=se_up,
         n_samples=n_samples,
         lower_draws=lower,
         upper_draws=upper,
