@@ -220,6 +220,39 @@ def test_fits_in_parallel_loky_workers_match_and_do_not_collide(small_x):
     np.testing.assert_array_equal(out[2], _delta0_draws(small_x, 10))
 
 
+EXITS_AFTER_FIT = """
+import multiprocessing, sys, warnings
+import numpy as np
+from cvcompare.hierarchical import fit_hierarchical
+
+def fit():
+    x = np.random.default_rng(0).normal(0.01, 0.05, (3, 10))
+    warnings.simplefilter("ignore")
+    fit_hierarchical(x, rho=0.1, seed=1, chains=2, warmup=50, draws=50)
+
+if __name__ == "__main__":
+    child = multiprocessing.get_context("fork").Process(target=fit)
+    child.start()
+    child.join(timeout=120)
+    if child.is_alive():
+        child.kill()
+        sys.exit("the worker did not exit within 120 s of starting its fit")
+    sys.exit(child.exitcode)
+"""
+
+
+def test_a_worker_process_that_fits_can_exit():
+    # a multiprocessing (or loky) worker ends without the threading exit hooks that stop
+    # httpstan's chain processes; it must not wait for them forever after a fit
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", EXITS_AFTER_FIT], timeout=300, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [

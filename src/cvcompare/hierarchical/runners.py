@@ -259,7 +259,10 @@ class PyStanRunner(StanRunner):
         stripe = int(key[:8], 16) % _FIT_LOCK_STRIPES
         lock = httpstan.cache.cache_directory() / "cvcompare-fit-locks" / f"{stripe:03d}.lock"
         with file_lock(lock):
-            outputs = asyncio.run(_pystan_fits(model.model_name, args, chains))
+            try:
+                outputs = asyncio.run(_pystan_fits(model.model_name, args, chains))
+            finally:
+                _release_chain_processes()
         fit = stan.fit.Fit(
             outputs,
             chains,
@@ -285,6 +288,26 @@ class PyStanRunner(StanRunner):
             out[name] = arr.reshape(chains, kept, *shape) if shape else arr.reshape(chains, kept)
         sampler = {name: by_chain(name).reshape(chains, kept) for name in _SAMPLER_COLUMNS}
         return out, sampler
+
+
+def _release_chain_processes() -> None:
+    """Shut down httpstan's pool of chain processes and leave a fresh, idle pool.
+
+    httpstan runs chains in a module-level ``ProcessPoolExecutor`` whose forked workers
+    outlive the fit. A process that ends without running the ``threading`` exit hooks
+    that would stop them (a multiprocessing or joblib/loky worker) then waits for them
+    forever. Releasing them after every fit lets any host process exit; the next fit
+    forks new workers, which costs milliseconds.
+    """
+    import concurrent.futures
+    import multiprocessing
+
+    import httpstan.services_stub as stub
+
+    stub.executor.shutdown(wait=True)
+    stub.executor = concurrent.futures.ProcessPoolExecutor(
+        mp_context=multiprocessing.get_context("fork"), initializer=stub.init_worker
+    )
 
 
 async def _pystan_fits(model_name: str, args: dict[str, object], chains: int) -> tuple[bytes, ...]:
