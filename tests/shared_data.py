@@ -1,4 +1,4 @@
-"""Data the papers analyse, shared by several test modules.
+"""Data shared by several test modules: what the papers analyse, and a small scenario.
 
 ``TUTORIAL`` is the accuracy table of the Friedman/Nemenyi tutorial (seed 004), an input
 of the tests only. ``REAL`` is where the tests find the real per-fold accuracies; that file
@@ -29,3 +29,14 @@ TUTORIAL = [
     [0.2331, 0.2326, 0.3620, 0.3952],
     [0.5174, 0.5175, 0.5307, 0.5178],
 ]
+
+
+#: A small P-style scenario (BN vs zeroR, 8 data sets, 2 x 5-fold CV) shared by the
+#: experiment-engine and workflow tests; copy it before changing it.
+SMALL_SCENARIO = {
+    "generator": {"name": "bn_vs_zeror"},
+    "delta": {"distribution": "fixed", "value": 0.0},
+    "n_instances": [50, 100],
+    "cv": {"runs": 2, "folds": 5},
+    "q": 8,
+}

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from shared_data import SMALL_SCENARIO
 
 from cvcompare.experiments import (
     SpecError,
@@ -37,13 +38,7 @@ SMALL = {
     "id": "T-small",
     "title": "a small experiment",
     "source": {"seed": "001", "item": "none"},
-    "scenario": {
-        "generator": {"name": "bn_vs_zeror"},
-        "delta": {"distribution": "fixed", "value": 0.0},
-        "n_instances": [50, 100],
-        "cv": {"runs": 2, "folds": 5},
-        "q": 8,
-    },
+    "scenario": copy.deepcopy(SMALL_SCENARIO),
     "grid": [
         {"name": "delta", "path": "delta.value", "values": [0.0, 0.1]},
         {"name": "m", "path": "cv.runs", "values": [1, 2]},

@@ -1,5 +1,6 @@
 """The Snakemake workflow end to end at smoke fidelity, its reproducibility and restarts."""
 
+import copy
 import os
 import shutil
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from shared_data import SMALL_SCENARIO
 
 pytestmark = pytest.mark.workflow
 
@@ -18,13 +20,7 @@ SMALL = {
     "id": "T-small",
     "title": "a small experiment for workflow tests",
     "source": {"seed": "001", "item": "none"},
-    "scenario": {
-        "generator": {"name": "bn_vs_zeror"},
-        "delta": {"distribution": "fixed", "value": 0.0},
-        "n_instances": [50, 100],
-        "cv": {"runs": 2, "folds": 5},
-        "q": 8,
-    },
+    "scenario": copy.deepcopy(SMALL_SCENARIO),
     "grid": [{"name": "delta", "path": "delta.value", "values": [0.0, 0.1]}],
     "replications": {"smoke": 6, "quick": 10, "paper": 100},
     "tests": [
