@@ -16,7 +16,7 @@ pytestmark = [
     pytest.mark.cmdstan,
     pytest.mark.skipif(
         not cmdstan_available(),
-        reason="CmdStan is not installed (cmdstanpy.cmdstan_path() fails); the PyStan runner "
+        reason="CmdStan is not installed (cmdstanpy.cmdstan_path() fails); the native and PyStan runners "
         "is tested in test_hierarchical_stan.py",
     ),
 ]

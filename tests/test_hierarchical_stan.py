@@ -1,5 +1,6 @@
-"""The Stan program of cvcompare.hierarchical run through PyStan: log density against the
-full multivariate normal, posterior against the reference model, seeding, parallel use."""
+"""The Stan program of cvcompare.hierarchical run through the native and PyStan runners: log
+density against the full multivariate normal, posterior against the reference model, the
+runners against each other, seeding, parallel use."""
 
 from __future__ import annotations
 
@@ -25,10 +26,23 @@ from cvcompare.hierarchical.priors import (
     scale_data,
     stan_data,
 )
+from cvcompare.hierarchical.runners import (
+    NativeRunner,
+    _column_dims,
+    cmdstan_available,
+    native_available,
+    program_code,
+)
 from cvcompare.hierarchical.runners import build_pystan as build
-from cvcompare.hierarchical.runners import cmdstan_available, program_code
 
 SMALL = {"chains": 2, "warmup": 200, "draws": 150}
+LOCAL_RUNNERS = [
+    pytest.param(
+        "native",
+        marks=pytest.mark.skipif(not native_available(), reason="no C++ compiler on PATH"),
+    ),
+    "pystan",
+]
 
 
 def random_point(gen: np.random.Generator, q: int, student: bool) -> dict:
@@ -162,24 +176,72 @@ def cached_fit_files() -> set:
     )
 
 
-def test_same_seed_gives_the_same_draws_and_results_are_complete(small_x):
-    before = cached_fit_files()
-    a = quiet_fit(small_x, 5)
-    if a.runner == "pystan":  # seeded httpstan fits are cached on disk: the runner deletes them
-        assert cached_fit_files() <= before
-    b = quiet_fit(small_x, 5)
-    c = quiet_fit(small_x, 6)
+def native_temp_dirs() -> set:
+    import tempfile
+    from pathlib import Path
+
+    return set(Path(tempfile.gettempdir()).glob("cvcompare-native-*"))
+
+
+@pytest.mark.parametrize("runner", LOCAL_RUNNERS)
+def test_same_seed_gives_the_same_draws_and_results_are_complete(small_x, runner, tmp_path):
+    before, temp_before = cached_fit_files(), native_temp_dirs()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path)
+        a = quiet_fit(small_x, 5, runner=runner)
+    # seeded httpstan fits are cached on disk: the runner deletes them; the native runner
+    # removes its temporary directory; neither writes to the working directory
+    assert cached_fit_files() <= before and native_temp_dirs() <= temp_before
+    assert list(tmp_path.iterdir()) == []
+    b = quiet_fit(small_x, 5, runner=runner)
+    c = quiet_fit(small_x, 6, runner=runner)
     np.testing.assert_array_equal(a.delta0, b.delta0)
     np.testing.assert_array_equal(a.delta, b.delta)
     assert not np.array_equal(a.delta0, c.delta0)
     s = SMALL["chains"] * SMALL["draws"]
-    assert a.runner == ("cmdstanpy" if cmdstan_available() else "pystan")
+    assert a.runner == runner
     assert a.delta0.shape == a.sigma0.shape == a.nu.shape == (s,)
     assert a.delta.shape == a.sigma.shape == (s, 5)
     assert np.all(a.nu >= 1) and np.all(a.sigma0 > 0) and np.all(a.sigma > 0)
     assert sum(a.probs()) == pytest.approx(1.0)
     # draws are on the original scale: the per-data-set sd is close to the sample sd
     np.testing.assert_allclose(np.median(a.sigma, axis=0), small_x.std(axis=1, ddof=1), rtol=0.5)
+
+
+def test_auto_runner_prefers_cmdstan_then_native(small_x):
+    expected = "cmdstanpy" if cmdstan_available() else "native" if native_available() else "pystan"
+    assert quiet_fit(small_x, 5, chains=1, warmup=20, draws=10).runner == expected
+
+
+def test_native_and_pystan_runners_give_identical_draws(small_x):
+    # both run stan::services::sample::hmc_nuts_diag_e_adapt on the same compiled program
+    # with the same per-chain random streams (seed, chain id): the draws must be the same
+    # numbers, not merely the same distribution
+    if not native_available():
+        pytest.skip("no C++ compiler on PATH")
+    a = quiet_fit(small_x, 12, runner="native")
+    b = quiet_fit(small_x, 12, runner="pystan")
+    for name in ("delta0", "sigma0", "nu", "delta", "sigma"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-12, atol=0)
+
+
+def test_native_runner_reports_stan_errors():
+    if not native_available():
+        pytest.skip("no C++ compiler on PATH")
+    with pytest.raises(RuntimeError, match="stanc failed"):
+        NativeRunner("parameters { real y; } model { y ~ normal(0, 1) }}").executable()
+    data = stan_data(scale_data(np.eye(3) + 0.1, (-0.01, 0.01), np.random.default_rng(0)),
+                     rho=0.1, student=True, nu_hyper=True)  # fmt: skip
+    del data["ss"]
+    with pytest.raises(RuntimeError, match="(?s)Stan failed.*variable name=ss"):
+        NativeRunner().sample(data, chains=1, warmup=10, draws=10, seed=1)
+
+
+def test_column_names_give_variable_shapes():
+    cols = ["lp__", "delta0", "nu_minus_one.1", "sigma.1", "sigma.2", "sigma.3", "w[1]"]
+    assert _column_dims(cols) == {
+        "lp__": (), "delta0": (), "nu_minus_one": (1,), "sigma": (3,), "w": (1,)
+    }  # fmt: skip
 
 
 def test_short_runs_are_flagged_with_a_warning(small_x):
@@ -205,19 +267,20 @@ def test_zero_variance_data_set_gets_noise_and_keeps_its_mean(small_x):
     assert np.all(np.isfinite(res.delta))
 
 
-def _delta0_draws(x, seed):
-    return quiet_fit(x, seed).delta0
+def _delta0_draws(x, seed, runner):
+    return quiet_fit(x, seed, runner=runner).delta0
 
 
-def test_fits_in_parallel_loky_workers_match_and_do_not_collide(small_x):
+@pytest.mark.parametrize("runner", LOCAL_RUNNERS)
+def test_fits_in_parallel_loky_workers_match_and_do_not_collide(small_x, runner):
     # two worker processes run the very same fit at the same time (same httpstan fit name),
     # a third a different seed; all must match the same fits made in this process
-    jobs = (joblib.delayed(_delta0_draws)(small_x, s) for s in (9, 9, 10))
+    jobs = (joblib.delayed(_delta0_draws)(small_x, s, runner) for s in (9, 9, 10))
     out = joblib.Parallel(n_jobs=2, backend="loky")(jobs)
-    here = _delta0_draws(small_x, 9)
+    here = _delta0_draws(small_x, 9, runner)
     np.testing.assert_array_equal(out[0], here)
     np.testing.assert_array_equal(out[1], here)
-    np.testing.assert_array_equal(out[2], _delta0_draws(small_x, 10))
+    np.testing.assert_array_equal(out[2], _delta0_draws(small_x, 10, runner))
 
 
 EXITS_AFTER_FIT = """
@@ -228,7 +291,7 @@ from cvcompare.hierarchical import fit_hierarchical
 def fit():
     x = np.random.default_rng(0).normal(0.01, 0.05, (3, 10))
     warnings.simplefilter("ignore")
-    fit_hierarchical(x, rho=0.1, seed=1, chains=2, warmup=50, draws=50)
+    fit_hierarchical(x, rho=0.1, seed=1, chains=2, warmup=50, draws=50, runner="pystan")
 
 if __name__ == "__main__":
     child = multiprocessing.get_context("fork").Process(target=fit)

@@ -4,7 +4,8 @@
 * :class:`HierarchicalResult` - posterior draws, ``probs()`` for the next data set,
   per-data-set probabilities, shrinkage estimates, posterior odds, diagnostics;
 * :mod:`.diagnostics` - rank-normalised split R-hat, bulk / tail ESS, E-BFMI;
-* :mod:`.runners` - the same Stan program run through cmdstanpy or PyStan 3;
+* :mod:`.runners` - the same Stan program run natively (compiled with PyStan's Stan), through
+  cmdstanpy or through PyStan 3;
 * :mod:`.priors` - scaling of the data and the priors' bounds.
 
 References

@@ -34,7 +34,7 @@ def fit_hierarchical(
     rope: tuple[float, float] = (-0.01, 0.01),
     nu_prior: Literal["hyper", "gamma"] = "hyper",
     top_level: Literal["student", "gaussian"] = "student",
-    runner: Literal["auto", "pystan", "cmdstanpy"] = "auto",
+    runner: Literal["auto", "native", "pystan", "cmdstanpy"] = "auto",
     chains: int = 4,
     warmup: int = 1000,
     draws: int = 1000,
@@ -81,9 +81,11 @@ def fit_hierarchical(
         level.
     top_level : {"student", "gaussian"}
         Distribution of the ``delta_i``.
-    runner : {"auto", "pystan", "cmdstanpy"}
-        Stan interface; ``"auto"`` takes cmdstanpy when CmdStan is installed, PyStan
-        otherwise. The choice is recorded in the result.
+    runner : {"auto", "native", "pystan", "cmdstanpy"}
+        Stan interface; ``"auto"`` takes cmdstanpy when CmdStan is installed, otherwise the
+        native runner (the program compiled with PyStan's Stan and the local C++ compiler,
+        all chains in one process) when a C++ compiler is found, otherwise PyStan. All run
+        the same program with the same sampler. The choice is recorded in the result.
     chains, warmup, draws : int
         Number of chains, warm-up iterations and kept draws per chain (paper: 4, 1000,
         1000).
@@ -123,8 +125,8 @@ def fit_hierarchical(
     half, which keeps its mean. This function does the same, with noise drawn from
     ``seed``; the indices of such data sets are in ``result.noisy``.
 
-    PyStan cannot run inside an already running event loop (e.g. Jupyter) unless
-    ``nest_asyncio.apply()`` was called first.
+    The PyStan runner cannot run inside an already running event loop (e.g. Jupyter)
+    unless ``nest_asyncio.apply()`` was called first; the native and cmdstanpy runners can.
 
     References
     ----------

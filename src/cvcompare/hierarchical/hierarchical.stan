@@ -35,19 +35,21 @@
 //    s = sqrt(trigamma(nu / 2)) the mean and sd of log Gamma(nu / 2, nu / 2): w_i has roughly unit
 //    scale whatever nu, which removes the funnel between nu and lambda. The density of w_i is
 //    Gamma(lambda_i | nu / 2, nu / 2) * lambda_i * s (change of variables), so the model is exact.
+//    With k = nu / 2 and e_i = exp(s w_i), lambda_i = exp(m) e_i and the log density of w_i is
+//      k log k - lgamma(k) + k log lambda_i - k lambda_i + log s
+//        = k (log k + m) - lgamma(k) + log s + k s w_i - k exp(m) e_i,
+//    which needs one exponential per data set (e_i), shared with t_i = sigma0^2 exp(-m) / e_i.
 //
 // All inputs are on the scale of the data divided by the mean per-data-set standard deviation.
 functions {
-  // log lambda_i = m(nu) + s(nu) w_i (note 4 above)
-  vector log_lambda(real half_nu, vector w) {
-    return digamma(half_nu) - log(half_nu) + sqrt(trigamma(half_nu)) * w;
-  }
-  // t_i = sigma0^2 / lambda_i, the conditional prior variance of delta_i (note 3 above)
+  // t_i = sigma0^2 / lambda_i = sigma0^2 exp(-m) / e_i, the conditional prior variance of
+  // delta_i (notes 3 and 4 above); the plain sigma0^2 with a Gaussian top level
   vector delta_variance(real sigma0, array[] real nu_minus_one, vector w, int q) {
     if (size(nu_minus_one) == 0) {
       return rep_vector(square(sigma0), q);
     }
-    return square(sigma0) * exp(-log_lambda(0.5 * (nu_minus_one[1] + 1), w));
+    real k = 0.5 * (nu_minus_one[1] + 1);
+    return square(sigma0) * exp(log(k) - digamma(k)) * exp(-sqrt(trigamma(k)) * w);
   }
 }
 data {
@@ -86,19 +88,27 @@ parameters {
   vector[n_w] w;
 }
 model {
-  vector[q] v = v_factor * square(sigma);
+  vector[q] sigma2 = square(sigma);
+  vector[q] t;
   if (student) {
-    real half_nu = 0.5 * (nu_minus_one[1] + 1);
-    vector[q] ll = log_lambda(half_nu, w);
-    target += gamma_lpdf(exp(ll) | half_nu, half_nu) + sum(ll) + 0.5 * q * log(trigamma(half_nu));
+    real k = 0.5 * (nu_minus_one[1] + 1);
+    real m = digamma(k) - log(k);
+    real s = sqrt(trigamma(k));
+    vector[q] e = exp(s * w);
+    // log density of the w_i (note 4 above)
+    target += q * (k * (log(k) + m) - lgamma(k) + log(s)) + k * s * sum(w)
+              - k * exp(m) * sum(e);
+    t = (square(sigma0) * exp(-m)) ./ e;
     if (nu_hyper) {
       nu_minus_one[1] ~ gamma(gamma_alpha[1], gamma_beta[1]);
     } else {
       nu_minus_one[1] ~ gamma(nu_alpha, nu_beta);
     }
+  } else {
+    t = rep_vector(square(sigma0), q);
   }
-  xbar ~ normal(delta0, sqrt(delta_variance(sigma0, nu_minus_one, w, q) + v));
-  target += -(n - 1) * sum(log(sigma)) - half_inv_one_minus_rho * sum(ss ./ square(sigma));
+  xbar ~ normal(delta0, sqrt(t + v_factor * sigma2));
+  target += -(n - 1) * sum(log(sigma)) - half_inv_one_minus_rho * dot_product(ss, inv(sigma2));
 }
 generated quantities {
   vector[q] delta;

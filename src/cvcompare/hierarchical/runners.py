@@ -1,13 +1,21 @@
-"""Run a Stan program through CmdStan (cmdstanpy) or through PyStan 3, safely in parallel.
+"""Run a Stan program through CmdStan (cmdstanpy), a native build, or PyStan 3, safely in parallel.
 
-Both runners take the same Stan program and the same data and return the draws as
+The runners take the same Stan program and the same data and return the draws as
 ``(chains, draws, ...)`` arrays with the sampler's divergences, tree depths and energies.
+All three run Stan's own NUTS with diagonal-metric adaptation
+(``stan::services::sample::hmc_nuts_diag_e_adapt``) with the same defaults.
 
 * :class:`CmdStanPyRunner` compiles the program once per machine into the user cache
   directory (``$XDG_CACHE_HOME/cvcompare`` or ``~/.cache/cvcompare``, or
   ``$CVCOMPARE_CACHE_DIR``), under an exclusive file lock so that processes starting at the
   same time never compile concurrently; every fit writes its CSV files to its own temporary
   directory, removed afterwards.
+* :class:`NativeRunner` needs no CmdStan: it compiles the program, once per machine and
+  under the same kind of lock, into a small executable (``stan_driver.cpp``, shipped with the
+  package) with the Stan compiler, Stan headers and TBB library that PyStan's ``httpstan``
+  package installs, and the local C++ compiler (``$CXX`` or ``g++``). One process runs all
+  chains in parallel threads and hands back only the kept draws, in binary; each fit uses
+  its own temporary directory, removed afterwards.
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -36,6 +44,9 @@ import hashlib
 import io
 import json
 import os
+import re
+import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,15 +57,17 @@ import numpy as np
 
 __all__ = [
     "CmdStanPyRunner",
+    "NativeRunner",
     "PyStanRunner",
     "SamplerOutput",
     "StanRunner",
     "build_pystan",
     "cmdstan_available",
     "get_runner",
+    "native_available",
 ]
 
-RUNNERS = ("auto", "pystan", "cmdstanpy")
+RUNNERS = ("auto", "native", "pystan", "cmdstanpy")
 _FIT_LOCK_STRIPES = 256
 _BUILD_ATTEMPTS = 4
 _SAMPLER_COLUMNS = ("divergent__", "treedepth__", "energy__")
@@ -115,7 +128,7 @@ class SamplerOutput:
     Attributes
     ----------
     runner : str
-        ``"pystan"`` or ``"cmdstanpy"``.
+        ``"native"``, ``"pystan"`` or ``"cmdstanpy"``.
     draws : dict of str to numpy.ndarray
         Each parameter / generated quantity, shape ``(chains, draws, *dims)``.
     divergent, treedepth, energy : numpy.ndarray, shape (chains, draws)
@@ -189,19 +202,31 @@ def _split_columns(
 ) -> dict[str, np.ndarray]:
     """Split ``values`` (chains, draws, columns) into named arrays (chains, draws, *dims).
 
-    ``columns`` hold CmdStan's flat names (``name`` or ``name[i]``); variables are
-    scalars or vectors, as in the package's programs.
+    ``columns`` hold flat names (``name``, CmdStan's ``name[i]`` or Stan's ``name.i``);
+    variables are scalars or vectors, as in the package's programs.
     """
     index = {c: i for i, c in enumerate(columns)}
     out = {}
     for name, shape in dims.items():
         size = int(np.prod(shape)) if shape else 1
-        flat = [c for c in columns if c.split("[")[0] == name]
+        flat = [c for c in columns if _base_name(c) == name]
         if len(flat) != size:
             raise RuntimeError(f"expected {size} column(s) for {name}, found {len(flat)}")
         block = values[:, :, [index[c] for c in flat]]
         out[name] = block.reshape(values.shape[:2] + tuple(shape)) if shape else block[..., 0]
     return out
+
+
+def _base_name(column: str) -> str:
+    return re.split(r"[.\[]", column, maxsplit=1)[0]
+
+
+def _column_dims(columns: list[str]) -> dict[str, tuple[int, ...]]:
+    """Shapes of the variables behind flat column names (scalars and vectors only)."""
+    counts: dict[str, int] = {}
+    for c in columns:
+        counts[_base_name(c)] = counts.get(_base_name(c), 0) + 1
+    return {name: () if name in columns else (k,) for name, k in counts.items()}
 
 
 def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
@@ -348,6 +373,103 @@ def _quiet() -> Iterator[None]:
         yield
 
 
+_NATIVE_MACROS = (
+    "-DSTAN_THREADS",
+    "-D_REENTRANT",
+    "-DBOOST_DISABLE_ASSERTS",
+    "-D_GLIBCXX_USE_CXX11_ABI=0",  # as httpstan: its TBB library is built with the old ABI
+)
+_NATIVE_FLAGS = ("-std=c++17", "-O3", "-w")
+
+
+def _compiler() -> str | None:
+    return shutil.which(os.environ.get("CXX", "g++"))
+
+
+def native_available() -> bool:
+    """True when the native runner can build programs: httpstan and a C++ compiler."""
+    try:
+        import httpstan  # noqa: F401
+    except ImportError:
+        return False
+    return _compiler() is not None
+
+
+class NativeRunner(StanRunner):
+    """Run the program as a native executable built with PyStan's Stan and a C++ compiler."""
+
+    name = "native"
+
+    def executable(self) -> Path:
+        """Path of the compiled program; built on first use (about a minute), then reused."""
+        import httpstan
+
+        stan_root = Path(httpstan.__file__).parent
+        compiler = _compiler()
+        if compiler is None:
+            raise RuntimeError("runner 'native' needs a C++ compiler ($CXX or g++) on PATH")
+        driver = resources.files("cvcompare.hierarchical").joinpath("stan_driver.cpp").read_text()
+        key = _digest(self.code, driver, httpstan.__version__, compiler, *_NATIVE_FLAGS)
+        build = cache_directory() / "native" / key[:16]
+        exe = build / "program"
+        with file_lock(build.with_suffix(".lock")):
+            if exe.exists():
+                return exe
+            build.mkdir(parents=True, exist_ok=True)
+            (build / "program.stan").write_text(self.code)
+            (build / "driver.cpp").write_text(driver)
+            _check_call(
+                [str(stan_root / "stanc"), "--o", str(build / "program.hpp"),
+                 str(build / "program.stan")],
+                "stanc",
+            )  # fmt: skip
+            lib = stan_root / "lib"
+            partial = build / "program.partial"
+            _check_call(
+                [compiler, *_NATIVE_FLAGS, *_NATIVE_MACROS, f"-I{stan_root / 'include'}",
+                 "-include", str(build / "program.hpp"), str(build / "driver.cpp"),
+                 "-o", str(partial), f"-L{lib}", "-ltbb", f"-Wl,-rpath,{lib}"],
+                "the C++ compiler",
+            )  # fmt: skip
+            partial.replace(exe)
+        return exe
+
+    def _run(
+        self, data: dict[str, object], nuts: _Nuts
+    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        exe = self.executable()
+        threads = max(1, min(nuts.chains, _cpu_count()))
+        with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
+            data_path, out_path = Path(tmp) / "data.json", Path(tmp) / "draws.bin"
+            data_path.write_text(_json_data(data))
+            args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
+            args += (nuts.adapt_delta, nuts.max_treedepth, threads)
+            _check_call([str(exe), str(data_path), str(out_path), *map(str, args)], "Stan")
+            with open(out_path, "rb") as handle:
+                columns = handle.readline().decode().rstrip("\n").split(",")
+                flat = np.frombuffer(handle.read(), dtype="<f8")
+        kept = len(range(0, nuts.draws, nuts.thin))
+        values = flat.reshape(nuts.chains, kept, len(columns))
+        sampler = _split_columns(columns, values, dict.fromkeys(_SAMPLER_COLUMNS, ()))
+        dims = {k: v for k, v in _column_dims(columns).items() if not k.endswith("__")}
+        return _split_columns(columns, values, dims), sampler
+
+
+def _cpu_count() -> int:
+    """CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _check_call(command: list[str], what: str) -> None:
+    """Run ``command``; on failure raise RuntimeError with the end of its error output."""
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        message = (done.stderr or done.stdout).strip()[-4000:]
+        raise RuntimeError(f"{what} failed (exit status {done.returncode}):\n{message}")
+
+
 def cmdstan_available() -> bool:
     """True when cmdstanpy finds a CmdStan installation."""
     try:
@@ -403,26 +525,37 @@ class CmdStanPyRunner(StanRunner):
 
 
 def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
-    """Choose a runner: ``"cmdstanpy"``, ``"pystan"`` or ``"auto"``.
+    """Choose a runner: ``"cmdstanpy"``, ``"native"``, ``"pystan"`` or ``"auto"``.
 
-    ``"auto"`` takes cmdstanpy when CmdStan is installed and PyStan otherwise.
+    ``"auto"`` takes cmdstanpy when CmdStan is installed, otherwise the native runner when
+    a C++ compiler is found, otherwise PyStan.
 
     Parameters
     ----------
-    runner : {"auto", "pystan", "cmdstanpy"}
+    runner : {"auto", "native", "pystan", "cmdstanpy"}
     code : str, optional
         A Stan program; by default the package's ``hierarchical.stan``.
 
     Raises
     ------
     ValueError
-        If ``runner`` is not one of the choices, or ``"cmdstanpy"`` is requested and no
-        CmdStan installation is found.
+        If ``runner`` is not one of the choices, or the requested runner cannot run here
+        (``"cmdstanpy"`` without CmdStan, ``"native"`` without a C++ compiler).
     """
     if runner not in RUNNERS:
         raise ValueError(f"runner: expected one of {RUNNERS}, got {runner!r}")
     if runner == "auto":
-        runner = "cmdstanpy" if cmdstan_available() else "pystan"
+        if cmdstan_available():
+            runner = "cmdstanpy"
+        else:
+            runner = "native" if native_available() else "pystan"
+    if runner == "native":
+        if not native_available():
+            raise ValueError(
+                "runner: 'native' needs httpstan (installed with PyStan) and a C++ compiler "
+                "($CXX or g++ on PATH); use runner='pystan' or install CmdStan"
+            )
+        return NativeRunner(code)
     if runner == "cmdstanpy":
         if not cmdstan_available():
             raise ValueError(

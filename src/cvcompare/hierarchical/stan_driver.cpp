@@ -1,0 +1,136 @@
+// Standalone NUTS driver for one Stan program (cvcompare's "native" runner).
+//
+// Compiled together with the C++ that stanc generates from a Stan program, against the
+// Stan, Stan Math and TBB headers that PyStan's httpstan package installs. It runs all
+// chains in one process, in parallel threads (TBB), with Stan's own
+// stan::services::sample::hmc_nuts_diag_e_adapt: the same sampler, adaptation and
+// per-chain random number streams (seed, chain id) as CmdStan and PyStan.
+//
+// Usage:
+//   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS
+//
+// OUTPUT receives one text line with the comma-separated column names (sampler
+// diagnostics, then the program's parameters, transformed parameters and generated
+// quantities, in Stan's flat "name.index" form) followed by the post-warm-up draws as
+// little-endian float64, chain after chain, draw after draw. Nothing is written unless
+// every chain finishes; errors go to stderr with a non-zero exit status.
+#include <stan/callbacks/interrupt.hpp>
+#include <stan/callbacks/logger.hpp>
+#include <stan/callbacks/structured_writer.hpp>
+#include <stan/callbacks/writer.hpp>
+#include <stan/io/array_var_context.hpp>
+#include <stan/io/empty_var_context.hpp>
+#include <stan/io/json/json_data.hpp>
+#include <stan/model/model_base.hpp>
+#include <stan/services/sample/hmc_nuts_diag_e_adapt.hpp>
+#include <stan/services/util/create_unit_e_diag_inv_metric.hpp>
+#include <tbb/global_control.h>
+
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+stan::model::model_base& new_model(stan::io::var_context& data_context, unsigned int seed,
+                                   std::ostream* msg_stream);
+
+namespace {
+
+// Keeps the column names and every kept draw of one chain in memory.
+class draws_writer : public stan::callbacks::writer {
+ public:
+  std::vector<std::string> names;
+  std::vector<double> values;
+  void operator()(const std::vector<std::string>& n) override { names = n; }
+  void operator()(const std::vector<double>& state) override {
+    values.insert(values.end(), state.begin(), state.end());
+  }
+};
+
+// Passes Stan's warnings and errors to stderr; progress and timing are dropped.
+class stderr_logger : public stan::callbacks::logger {
+ public:
+  void warn(const std::string& m) override { std::cerr << m << '\n'; }
+  void warn(const std::stringstream& m) override { std::cerr << m.str() << '\n'; }
+  void error(const std::string& m) override { std::cerr << m << '\n'; }
+  void error(const std::stringstream& m) override { std::cerr << m.str() << '\n'; }
+  void fatal(const std::string& m) override { std::cerr << m << '\n'; }
+  void fatal(const std::stringstream& m) override { std::cerr << m.str() << '\n'; }
+};
+
+int run(char** argv) {
+  std::ifstream data_file(argv[1]);
+  if (!data_file) {
+    std::cerr << "cannot read the data file " << argv[1] << '\n';
+    return 2;
+  }
+  stan::json::json_data data(data_file);
+  const unsigned int seed = std::stoul(argv[3]);
+  const std::size_t chains = std::stoul(argv[4]);
+  const int warmup = std::stoi(argv[5]);
+  const int draws = std::stoi(argv[6]);
+  const int thin = std::stoi(argv[7]);
+  const double adapt_delta = std::stod(argv[8]);
+  const int max_depth = std::stoi(argv[9]);
+  const std::size_t threads = std::stoul(argv[10]);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+
+  stan::model::model_base& model = new_model(data, seed, &std::cerr);
+  auto empty = std::make_shared<stan::io::empty_var_context>();
+  auto unit_metric = std::make_shared<stan::io::array_var_context>(
+      stan::services::util::create_unit_e_diag_inv_metric(model.num_params_r()));
+  std::vector<std::shared_ptr<stan::io::var_context>> inits(chains, empty);
+  std::vector<std::shared_ptr<stan::io::var_context>> metrics(chains, unit_metric);
+  std::vector<stan::callbacks::writer> init_writers(chains), diagnostic_writers(chains);
+  std::vector<stan::callbacks::structured_writer> metric_writers(chains);
+  std::vector<draws_writer> sample_writers(chains);
+  stan::callbacks::interrupt interrupt;
+  stderr_logger logger;
+
+  // Stan's defaults for everything the runner does not set (CmdStan's "sample" method):
+  // init radius 2, step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, and the
+  // adaptation windows 75 / 50 / 25.
+  const int status = stan::services::sample::hmc_nuts_diag_e_adapt(
+      model, chains, inits, metrics, seed, 1, 2.0, warmup, draws, thin, false, 0, 1.0, 0.0,
+      max_depth, adapt_delta, 0.05, 0.75, 10.0, 75, 50, 25, interrupt, logger, init_writers,
+      sample_writers, diagnostic_writers, metric_writers);
+  if (status != 0) {
+    std::cerr << "Stan's sampler stopped with error code " << status << '\n';
+    return status;
+  }
+  std::ofstream out(argv[2], std::ios::binary);
+  const std::vector<std::string>& names = sample_writers[0].names;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out << (i ? "," : "") << names[i];
+  }
+  out << '\n';
+  for (const draws_writer& w : sample_writers) {
+    out.write(reinterpret_cast<const char*>(w.values.data()),
+              static_cast<std::streamsize>(w.values.size() * sizeof(double)));
+  }
+  out.close();
+  if (!out) {
+    std::cerr << "cannot write the output file " << argv[2] << '\n';
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 11) {
+    std::cerr << "usage: " << argv[0]
+              << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS\n";
+    return 2;
+  }
+  try {
+    return run(argv);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << '\n';
+    return 1;
+  }
+}
