@@ -16,8 +16,8 @@ pytestmark = [
     pytest.mark.cmdstan,
     pytest.mark.skipif(
         not cmdstan_available(),
-        reason="CmdStan is not installed (cmdstanpy.cmdstan_path() fails); the native and PyStan runners "
-        "is tested in test_hierarchical_stan.py",
+        reason="CmdStan is not installed (cmdstanpy.cmdstan_path() fails); the native and "
+        "PyStan runners are tested in test_hierarchical_stan.py",
     ),
 ]
 
