@@ -409,7 +409,8 @@ class NativeRunner(StanRunner):
         if compiler is None:
             raise RuntimeError("runner 'native' needs a C++ compiler ($CXX or g++) on PATH")
         driver = resources.files("cvcompare.hierarchical").joinpath("stan_driver.cpp").read_text()
-        key = _digest(self.code, driver, httpstan.__version__, compiler, *_NATIVE_FLAGS)
+        flags = (*_NATIVE_FLAGS, *_NATIVE_MACROS)
+        key = _digest(self.code, driver, httpstan.__version__, compiler, *flags)
         build = cache_directory() / "native" / key[:16]
         exe = build / "program"
         with file_lock(build.with_suffix(".lock")):
@@ -426,7 +427,7 @@ class NativeRunner(StanRunner):
             lib = stan_root / "lib"
             partial = build / "program.partial"
             _check_call(
-                [compiler, *_NATIVE_FLAGS, *_NATIVE_MACROS, f"-I{stan_root / 'include'}",
+                [compiler, *flags, f"-I{stan_root / 'include'}",
                  "-include", str(build / "program.hpp"), str(build / "driver.cpp"),
                  "-o", str(partial), f"-L{lib}", "-ltbb", f"-Wl,-rpath,{lib}"],
                 "the C++ compiler",
