@@ -74,7 +74,7 @@ def main() -> None:
     ref_data = {k: v for k, v in ref_data.items() if k not in ("nu_alpha", "nu_beta")}
     ref_data["x"] = scaled.x
     reference = get_runner(runner, REFERENCE.read_text())
-    nuts = {"chains": 4, "seed": args.seed, "adapt_delta": 0.9}
+    nuts = {"chains": 4, "seed": args.seed, "adapt_delta": 0.8}
     reference.sample(ref_data, warmup=2, draws=2, **nuts)  # compiles or loads the program
     start = time.perf_counter()
     reference.sample(ref_data, warmup=WARMUP_REF, draws=DRAWS_REF, **nuts)

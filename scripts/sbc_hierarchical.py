@@ -87,7 +87,7 @@ def one_simulation(index: int, root_seed: int, runner) -> dict[str, int]:
         warmup=WARMUP,
         draws=DRAWS,
         seed=int(gen.integers(1, 2**31 - 1)),
-        adapt_delta=0.9,
+        adapt_delta=0.8,
     )
     keep = np.linspace(0, CHAINS * DRAWS - 1, KEEP).round().astype(int)
     post = {

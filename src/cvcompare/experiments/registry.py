@@ -152,7 +152,7 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
             "chains": 4,
             "warmup": 1000,
             "draws": 1000,
-            "adapt_delta": 0.9,
+            "adapt_delta": 0.8,
             "max_treedepth": 10,
         },
         "hierarchical",

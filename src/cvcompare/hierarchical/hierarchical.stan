@@ -40,6 +40,21 @@
 //        = k (log k + m) - lgamma(k) + log s + k s w_i - k exp(m) e_i,
 //    which needs one exponential per data set (e_i), shared with t_i = sigma0^2 exp(-m) / e_i.
 //
+// 5. Unit-scale parameters. The sampler works on unconstrained raw parameters whose posterior
+//    scale is about one, which keeps the early warm-up (unit metric) short:
+//      delta0  = delta0_lo + (delta0_hi - delta0_lo) inv_logit(delta0_raw),
+//      sigma0  = sigma0_hi inv_logit(sigma0_raw),
+//      sigma_i = sigma_hi inv_logit(sigma_raw_i),
+//    each raw parameter with an offset and multiplier set from the data (a guess of the
+//    posterior location and scale on the logit scale; sigma_i is pinned by ss_i to a relative
+//    sd of about 1 / sqrt(2 (n - 1))). The maps are one-to-one onto the prior supports and the
+//    model block adds their log Jacobians, so the posterior of (delta0, sigma0, sigma) is
+//    unchanged; the guesses affect only the sampler's efficiency.
+//    With e_i = exp(-sigma_raw_i) and l_i = log1p(e_i): sigma_i = sigma_hi / (1 + e_i),
+//    log sigma_i = log sigma_hi - l_i, and log |d sigma_i / d sigma_raw_i| =
+//    log sigma_hi - 2 l_i - sigma_raw_i, so note 1's sigma_i terms plus the Jacobian are
+//      (n - 3) l_i - sigma_raw_i - ss_i (1 + e_i)^2 / (2 (1 - rho) sigma_hi^2) + const.
+//
 // All inputs are on the scale of the data divided by the mean per-data-set standard deviation.
 functions {
   // t_i = sigma0^2 / lambda_i = sigma0^2 exp(-m) / e_i, the conditional prior variance of
@@ -50,6 +65,11 @@ functions {
     }
     real k = 0.5 * (nu_minus_one[1] + 1);
     return square(sigma0) * exp(log(k) - digamma(k)) * exp(-sqrt(trigamma(k)) * w);
+  }
+
+  // logit of x / hi, with x / hi kept inside [1e-12, 0.9]: a location guess (note 5)
+  real logit_guess(real x, real hi) {
+    return logit(fmin(fmax(x / hi, 1e-12), 0.9));
   }
 }
 data {
@@ -73,23 +93,50 @@ data {
 }
 transformed data {
   real v_factor = (1 + (n - 1) * rho) / n;  // v_i / sigma_i^2
-  real half_inv_one_minus_rho = 0.5 / (1 - rho);
+  real delta0_width = delta0_hi - delta0_lo;
+  vector[q] ss_term = ss * (0.5 / ((1 - rho) * square(sigma_hi)));  // note 5
+  real v_hi = v_factor * square(sigma_hi);  // v_i (1 + e_i)^2
   int n_w = student ? q : 0;
   int n_nu = student;
   int n_hyper = student * nu_hyper;
+
+  // location and scale guesses of the raw parameters (note 5)
+  vector[q] sigma_mode = sqrt(ss / ((n - 1) * (1 - rho)));  // maximises note 1's sigma_i terms
+  vector[q] sigma_offset;
+  vector[q] sigma_multiplier;
+  for (i in 1:q) {
+    sigma_offset[i] = logit_guess(sigma_mode[i], sigma_hi);
+    sigma_multiplier[i] = inv_sqrt(2.0 * (n - 1)) / (1 - inv_logit(sigma_offset[i]));
+  }
+  real centre = sort_asc(xbar)[(q + 1) %/% 2];  // median of the means
+  real spread = 1.4826 * sort_asc(abs(xbar - centre))[(q + 1) %/% 2];  // their scaled MAD
+  real delta0_guess = fmin(fmax(centre, delta0_lo + 0.01 * delta0_width),
+                           delta0_hi - 0.01 * delta0_width);
+  real delta0_offset = logit((delta0_guess - delta0_lo) / delta0_width);
+  real delta0_multiplier = fmax(spread, sqrt(v_factor * mean(square(sigma_mode)))) / sqrt(q)
+                           * delta0_width / ((delta0_guess - delta0_lo) * (delta0_hi - delta0_guess));
+  real sigma0_offset = logit_guess(fmax(spread, 1e-3), sigma0_hi);
 }
 parameters {
-  real<lower=delta0_lo, upper=delta0_hi> delta0;
-  real<lower=0, upper=sigma0_hi> sigma0;
+  real<offset=delta0_offset, multiplier=delta0_multiplier> delta0_raw;
+  real<offset=sigma0_offset, multiplier=0.3> sigma0_raw;
   array[n_nu] real<lower=0> nu_minus_one;
   array[n_hyper] real<lower=alpha_lo, upper=alpha_hi> gamma_alpha;
   array[n_hyper] real<lower=beta_lo, upper=beta_hi> gamma_beta;
-  vector<lower=0, upper=sigma_hi>[q] sigma;
+  vector<offset=sigma_offset, multiplier=sigma_multiplier>[q] sigma_raw;
   vector[n_w] w;
 }
 model {
-  vector[q] sigma2 = square(sigma);
+  real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);
+  real sigma0 = sigma0_hi * inv_logit(sigma0_raw);
+  vector[q] e_sigma = exp(-sigma_raw);
+  vector[q] one_plus_e2 = square(1 + e_sigma);  // (sigma_hi / sigma_i)^2
   vector[q] t;
+  // log Jacobians of delta0 and sigma0 (note 5)
+  target += log_inv_logit(delta0_raw) + log1m_inv_logit(delta0_raw)
+            + log_inv_logit(sigma0_raw) + log1m_inv_logit(sigma0_raw);
+  // sigma_i terms of note 1 and the log Jacobian of sigma_i (note 5)
+  target += (n - 3) * sum(log1p(e_sigma)) - sum(sigma_raw) - dot_product(ss_term, one_plus_e2);
   if (student) {
     real k = 0.5 * (nu_minus_one[1] + 1);
     real m = digamma(k) - log(k);
@@ -107,10 +154,12 @@ model {
   } else {
     t = rep_vector(square(sigma0), q);
   }
-  xbar ~ normal(delta0, sqrt(t + v_factor * sigma2));
-  target += -(n - 1) * sum(log(sigma)) - half_inv_one_minus_rho * dot_product(ss, inv(sigma2));
+  xbar ~ normal(delta0, sqrt(t + v_hi ./ one_plus_e2));  // note 3
 }
 generated quantities {
+  real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);
+  real sigma0 = sigma0_hi * inv_logit(sigma0_raw);
+  vector[q] sigma = sigma_hi * inv_logit(sigma_raw);
   vector[q] delta;
   {
     vector[q] v = v_factor * square(sigma);
