@@ -16,6 +16,7 @@ from reference_hierarchical import (
     h_scenario,
     reference_log_density,
 )
+from scipy import special
 
 from cvcompare.hierarchical import ConvergenceWarning, fit_hierarchical
 from cvcompare.hierarchical.diagnostics import ess_bulk
@@ -59,10 +60,6 @@ def random_point(gen: np.random.Generator, q: int, student: bool) -> dict:
     return p
 
 
-def logit(p):
-    return np.log(p) - np.log1p(-p)
-
-
 def raw_parameters(p: dict, bounds: dict) -> tuple[dict, float]:
     """The program's raw parameters at the point ``p`` and the log Jacobian of the maps
     delta0 = lo + (hi - lo) inv_logit(raw), sigma0 = hi inv_logit(raw), sigma_i = hi
@@ -70,7 +67,7 @@ def raw_parameters(p: dict, bounds: dict) -> tuple[dict, float]:
     raw, log_jacobian = {}, 0.0
     for name, (lo, hi) in bounds.items():
         u = (np.asarray(p[name]) - lo) / (hi - lo)
-        raw[f"{name}_raw"] = logit(u).tolist()
+        raw[f"{name}_raw"] = special.logit(u).tolist()
         log_jacobian += float(np.sum(np.log((hi - lo) * u * (1 - u))))
     return raw, log_jacobian
 
@@ -135,12 +132,13 @@ def test_reference_program_log_density_equals_the_paper_equations():
     np.testing.assert_allclose(lp_stan - lp_stan[0], lp_ref - lp_ref[0], rtol=0, atol=1e-8)
 
 
-def summaries(draws: dict[str, np.ndarray]) -> dict[str, tuple[float, float]]:
-    """Posterior mean and its Monte Carlo standard error sd / sqrt(bulk ESS)."""
-    out = {}
-    for name, arr in draws.items():  # arr: (chains, draws)
-        out[name] = (float(arr.mean()), float(arr.std() / np.sqrt(ess_bulk(arr))))
-    return out
+def assert_means_agree(a: dict[str, np.ndarray], b: dict[str, np.ndarray], z: float = 4.5):
+    """Posterior means of every variable of two samples, each ``(chains, draws)``, differ by
+    less than ``z`` combined Monte Carlo standard errors (sd / sqrt(bulk ESS) each)."""
+    for name in a:
+        se = [arr.std() / np.sqrt(ess_bulk(arr)) for arr in (a[name], b[name])]
+        diff = a[name].mean() - b[name].mean()
+        assert abs(diff) < z * np.hypot(*se), (name, a[name].mean(), b[name].mean(), se)
 
 
 @pytest.mark.slow
@@ -171,10 +169,7 @@ def test_fast_and_reference_posteriors_agree_within_monte_carlo_error():
     draws_ref = {k: by_chain(ref, k.split("[")[0], i) for k, i in names.items()}
     draws_fast["nu"] = by_chain(fast, "nu_minus_one")
     draws_ref["nu"] = by_chain(ref, "nu_minus_one")
-    a, b = summaries(draws_fast), summaries(draws_ref)
-    for k in a:
-        (m1, e1), (m2, e2) = a[k], b[k]
-        assert abs(m1 - m2) < 4.5 * np.hypot(e1, e2), (k, a[k], b[k])
+    assert_means_agree(draws_fast, draws_ref)
 
 
 @pytest.fixture(scope="module")
@@ -241,17 +236,13 @@ def test_native_and_pystan_runners_give_the_same_posterior(small_x):
     # alarm rate below 7 * 6.8e-6).
     if not native_available():
         pytest.skip("no C++ compiler on PATH")
-    full = {"chains": 4, "warmup": 1000, "draws": 1000}
-    sa, sb = (
-        summaries(
-            {"delta0": f.delta0.reshape(4, -1), "sigma0": f.sigma0.reshape(4, -1)}
-            | {f"delta_{i}": d.reshape(4, -1) for i, d in enumerate(f.delta.T)}
-        )  # draws are stored chain after chain
-        for f in (quiet_fit(small_x, 12, runner=r, **full) for r in ("native", "pystan"))
-    )
-    for name in sa:
-        (ma, se_a), (mb, se_b) = sa[name], sb[name]
-        assert abs(ma - mb) < 4.5 * np.hypot(se_a, se_b), name
+    draws = []
+    for runner in ("native", "pystan"):
+        fit = quiet_fit(small_x, 12, runner=runner, chains=4, warmup=1000, draws=1000)
+        d = {"delta0": fit.delta0, "sigma0": fit.sigma0}
+        d |= {f"delta_{i}": col for i, col in enumerate(fit.delta.T)}
+        draws.append({k: v.reshape(4, -1) for k, v in d.items()})  # stored chain after chain
+    assert_means_agree(*draws)
 
 
 def test_native_runner_reports_stan_errors():

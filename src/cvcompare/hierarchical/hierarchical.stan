@@ -49,7 +49,8 @@
 //    posterior location and scale on the logit scale; sigma_i is pinned by ss_i to a relative
 //    sd of about 1 / sqrt(2 (n - 1))). The maps are one-to-one onto the prior supports and the
 //    model block adds their log Jacobians, so the posterior of (delta0, sigma0, sigma) is
-//    unchanged; the guesses affect only the sampler's efficiency.
+//    unchanged; the guesses affect only the sampler's efficiency. The sigma_i themselves are
+//    computed in generated quantities only: the model needs just e_i below.
 //    With e_i = exp(-sigma_raw_i) and l_i = log1p(e_i): sigma_i = sigma_hi / (1 + e_i),
 //    log sigma_i = log sigma_hi - l_i, and log |d sigma_i / d sigma_raw_i| =
 //    log sigma_hi - 2 l_i - sigma_raw_i, so note 1's sigma_i terms plus the Jacobian are
@@ -126,9 +127,11 @@ parameters {
   vector<offset=sigma_offset, multiplier=sigma_multiplier>[q] sigma_raw;
   vector[n_w] w;
 }
-model {
+transformed parameters {
   real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);
   real sigma0 = sigma0_hi * inv_logit(sigma0_raw);
+}
+model {
   vector[q] e_sigma = exp(-sigma_raw);
   vector[q] one_plus_e2 = square(1 + e_sigma);  // (sigma_hi / sigma_i)^2
   vector[q] t;
@@ -157,8 +160,6 @@ model {
   xbar ~ normal(delta0, sqrt(t + v_hi ./ one_plus_e2));  // note 3
 }
 generated quantities {
-  real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);
-  real sigma0 = sigma0_hi * inv_logit(sigma0_raw);
   vector[q] sigma = sigma_hi * inv_logit(sigma_raw);
   vector[q] delta;
   {
