@@ -4,6 +4,8 @@ runners against each other, seeding, parallel use."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import warnings
 
 import joblib
@@ -30,6 +32,8 @@ from cvcompare.hierarchical.priors import (
 from cvcompare.hierarchical.runners import (
     NativeRunner,
     _column_dims,
+    _compiler,
+    _host_cpu_flags,
     cmdstan_available,
     native_available,
     program_code,
@@ -255,6 +259,17 @@ def test_native_runner_reports_stan_errors():
     del data["ss"]
     with pytest.raises(RuntimeError, match="(?s)Stan failed.*variable name=ss"):
         NativeRunner().sample(data, chains=1, warmup=10, draws=10, seed=1)
+
+
+def test_native_build_targets_the_host_cpu_and_names_it():
+    if not native_available():
+        pytest.skip("no C++ compiler on PATH")
+    flags, cpu = _host_cpu_flags(_compiler())
+    if flags:  # GCC and Clang expand -march=native to the CPU's name and instruction sets
+        assert flags == ("-march=native",)
+        assert re.search(r"march=(?!native)|target-cpu", cpu), cpu
+    # a compiler that refuses the flag builds for the generic target instead
+    assert _host_cpu_flags(shutil.which("false")) == ((), "")
 
 
 def test_column_names_give_variable_shapes():

@@ -19,9 +19,13 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
 * :class:`NativeRunner` needs no CmdStan: it compiles the program, once per machine and
   under the same kind of lock, into a small executable (``stan_driver.cpp``, shipped with the
   package) with the Stan compiler, Stan headers and TBB library that PyStan's ``httpstan``
-  package installs, and the local C++ compiler (``$CXX`` or ``g++``). One process runs all
-  chains in parallel threads and hands back only the kept draws, in binary; each fit uses
-  its own temporary directory, removed afterwards.
+  package installs, and the local C++ compiler (``$CXX`` or ``g++``), for the host's CPU
+  (``-march=native`` where the compiler accepts it: 1.2 to 1.3x faster fits here; the compiler's
+  expansion of it, which names the CPU and its instruction sets, is part of the build's
+  cache key, so a cache directory shared between different machines never hands one of them
+  an executable built for another). One process runs all chains in parallel threads and
+  hands back only the kept draws, in binary; each fit uses its own temporary directory,
+  removed afterwards.
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -46,6 +50,7 @@ import abc
 import asyncio
 import contextlib
 import fcntl
+import functools
 import hashlib
 import io
 import json
@@ -394,6 +399,22 @@ def _compiler() -> str | None:
     return shutil.which(os.environ.get("CXX", "g++"))
 
 
+@functools.cache
+def _host_cpu_flags(compiler: str) -> tuple[tuple[str, ...], str]:
+    """``-march=native`` and what the compiler makes of it, or nothing if it refuses the flag.
+
+    Returns the flags to add and the compiler's dry-run description of them (``-###``: for
+    GCC and Clang, the target CPU and every instruction set enabled), which identifies the
+    machine in the build's cache key. Asked once per process and compiler.
+    """
+    flags = ("-march=native",)
+    probe = [compiler, *flags, "-###", "-E", "-x", "c++", os.devnull]
+    done = subprocess.run(probe, capture_output=True, text=True)
+    if done.returncode != 0:
+        return (), ""
+    return flags, done.stderr
+
+
 def native_available() -> bool:
     """True when the native runner can build programs: httpstan and a C++ compiler."""
     try:
@@ -417,9 +438,10 @@ class NativeRunner(StanRunner):
         if compiler is None:
             raise RuntimeError("runner 'native' needs a C++ compiler ($CXX or g++) on PATH")
         driver = resources.files("cvcompare.hierarchical").joinpath("stan_driver.cpp").read_text()
-        flags = (*_NATIVE_FLAGS, *_NATIVE_MACROS)
+        cpu_flags, cpu = _host_cpu_flags(compiler)
+        flags = (*_NATIVE_FLAGS, *cpu_flags, *_NATIVE_MACROS)
         stanc = [str(stan_root / "stanc"), f"--{STANC_OPTIMISATION}"]
-        key = _digest(self.code, driver, httpstan.__version__, compiler, *stanc[1:], *flags)
+        key = _digest(self.code, driver, httpstan.__version__, compiler, cpu, *stanc[1:], *flags)
         build = cache_directory() / "native" / key[:16]
         exe = build / "program"
         with file_lock(build.with_suffix(".lock")):
