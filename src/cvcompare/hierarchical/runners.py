@@ -16,15 +16,15 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
   ``$CVCOMPARE_CACHE_DIR``), under an exclusive file lock so that processes starting at the
   same time never compile concurrently; every fit writes its CSV files to its own temporary
   directory, removed afterwards.
-* :class:`NativeRunner` needs no CmdStan: it compiles the program, once per machine and
-  under the same kind of lock, into a small executable (``stan_driver.cpp``, shipped with the
+* :class:`NativeRunner` needs no CmdStan: it compiles the program, once per machine and under
+  the same kind of lock, into a small executable (``stan_driver.cpp``, shipped with the
   package) with the Stan compiler, Stan headers and TBB library that PyStan's ``httpstan``
   package installs, and the local C++ compiler (``$CXX`` or ``g++``), for the host's CPU
-  (``-march=native`` where the compiler accepts it: 1.2 to 1.3x faster fits here; the compiler's
-  expansion of it, which names the CPU and its instruction sets, is part of the build's
-  cache key, so a cache directory shared between different machines never hands one of them
-  an executable built for another). One process runs all chains in parallel threads and
-  hands back only the kept draws, in binary; each fit uses its own temporary directory,
+  (``-march=native`` where the compiler accepts it: 1.2 to 1.3x faster fits here; the
+  compiler's expansion of it, which names the CPU and its instruction sets, is part of the
+  build's cache key, so a cache directory shared between different machines never hands one
+  of them an executable built for another). One process runs all chains in parallel threads
+  and hands back only the kept draws, in binary; each fit uses its own temporary directory,
   removed afterwards.
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
