@@ -10,9 +10,13 @@ Printed, for one runner (``--runner``, default: the one ``runner="auto"`` picks)
 * reference program (full multivariate normal, centred; tests/reference_hierarchical.stan):
   wall time of a short run (4 chains x (WARMUP_REF + DRAWS_REF)) through the same runner,
   extrapolated linearly to 4 x (1000 + 1000) iterations (a full run takes hours);
-* the ratio reference / fast.
+* the ratio reference / fast;
+* the spread over data sets: one fit on each of ``--datasets`` further H data sets (seeds
+  after ``--seed``; draws with a difference outside [-1, 1], which the Cauchy deltas
+  occasionally give, are skipped), with its median, range, divergences and max R-hat. Fits
+  whose posterior puts nu near 1 (one data set with an outlying delta) take longer trees.
 
-Usage: ``python benchmarks/bench_hierarchical.py [--reps 5] [--runner native]``
+Usage: ``python benchmarks/bench_hierarchical.py [--reps 5] [--datasets 12] [--runner native]``
 """
 
 from __future__ import annotations
@@ -45,28 +49,42 @@ def h_data(seed: int) -> np.ndarray:
     return delta[:, None] + sd[:, None] * noise
 
 
+def timed_fit(x: np.ndarray, seed: int, runner: str) -> tuple[float, object]:
+    """Wall time and result of one ``fit_hierarchical`` call (convergence warnings muted)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        res = fit_hierarchical(x, rho=RHO, seed=seed, runner=runner)
+        return time.perf_counter() - start, res
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="fast vs reference hierarchical model")
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--datasets", type=int, default=12)
     parser.add_argument("--runner", choices=RUNNERS, default="auto")
     args = parser.parse_args()
     runner = get_runner(args.runner).name
     x = h_data(args.seed)
 
     # fast program through the public API; the first call compiles or loads the program
-    walls, results = [], []
-    for rep in range(args.reps + 1):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            start = time.perf_counter()
-            res = fit_hierarchical(x, rho=RHO, seed=args.seed + rep, runner=runner)
-            if rep:
-                walls.append(time.perf_counter() - start)
-                results.append(res)
+    timed_fit(x, args.seed, runner)
+    fits = [timed_fit(x, args.seed + rep, runner) for rep in range(1, args.reps + 1)]
+    walls = [wall for wall, _ in fits]
+    results = [res for _, res in fits]
     fast_wall = statistics.median(walls)
     divergences = [r.diagnostics.divergences for r in results]
     max_rhat = max(max(r.diagnostics.rhat.values()) for r in results)
+    spread, spread_results = [], []
+    data_seed = args.seed
+    while len(spread) < args.datasets:
+        data_seed += 1
+        other = h_data(data_seed)
+        if np.abs(other).max() <= 1:
+            wall, res = timed_fit(other, data_seed, runner)
+            spread.append(wall)
+            spread_results.append(res)
 
     scaled = scale_data(x.copy(), (-0.01, 0.01), np.random.default_rng(0))
     data = stan_data(scaled, rho=RHO, student=True, nu_hyper=True)
@@ -88,6 +106,15 @@ def main() -> None:
     print(f"  reference: 4 x ({WARMUP_REF} + {DRAWS_REF}) run: wall {ref_wall:.1f} s; "
           f"extrapolated to 4 x (1000 + 1000): {factor * ref_wall:.0f} s")  # fmt: skip
     print(f"  ratio reference / fast: {factor * ref_wall / fast_wall:.0f}x")
+    if spread:
+        spread_div = sum(r.diagnostics.divergences for r in spread_results)
+        spread_rhat = max(max(r.diagnostics.rhat.values()) for r in spread_results)
+        nu = [float(np.median(r.nu)) for r in spread_results]
+        each = ", ".join(f"{w:.2f} ({v:.1f})" for w, v in sorted(zip(spread, nu, strict=True)))
+        print(f"  {len(spread)} further data sets, one fit each: median wall "
+              f"{statistics.median(spread):.2f} s (range {min(spread):.2f}-{max(spread):.2f}), "
+              f"divergences {spread_div}, max R-hat {spread_rhat:.4f}")  # fmt: skip
+        print(f"             wall (posterior median nu) of each: {each}")
 
 
 if __name__ == "__main__":

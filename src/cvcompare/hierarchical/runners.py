@@ -216,14 +216,16 @@ def _split_columns(
     ``columns`` hold flat names (``name``, CmdStan's ``name[i]`` or Stan's ``name.i``);
     variables are scalars or vectors, as in the package's programs.
     """
-    index = {c: i for i, c in enumerate(columns)}
+    positions: dict[str, list[int]] = {}
+    for i, c in enumerate(columns):
+        positions.setdefault(_base_name(c), []).append(i)
     out = {}
     for name, shape in dims.items():
         size = int(np.prod(shape)) if shape else 1
-        flat = [c for c in columns if _base_name(c) == name]
+        flat = positions.get(name, [])
         if len(flat) != size:
             raise RuntimeError(f"expected {size} column(s) for {name}, found {len(flat)}")
-        block = values[:, :, [index[c] for c in flat]]
+        block = values[:, :, flat]
         out[name] = block.reshape(values.shape[:2] + tuple(shape)) if shape else block[..., 0]
     return out
 
