@@ -13,8 +13,8 @@ Printed, for one runner (``--runner``, default: the one ``runner="auto"`` picks)
 * the ratio reference / fast;
 * the spread over data sets: one fit on each of ``--datasets`` further H data sets (seeds
   after ``--seed``; draws with a difference outside [-1, 1], which the Cauchy deltas
-  occasionally give, are skipped), with its median, range, divergences and max R-hat. Fits
-  whose posterior puts nu near 1 (one data set with an outlying delta) take longer trees.
+  occasionally give, are skipped), with its median, range, divergences and max R-hat, and
+  each fit's posterior median nu (the fit time depends on the data).
 
 Usage: ``python benchmarks/bench_hierarchical.py [--reps 5] [--datasets 12] [--runner native]``
 """

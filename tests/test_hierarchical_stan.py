@@ -16,6 +16,7 @@ from reference_hierarchical import (
     correlated_folds,
     fast_log_density,
     h_scenario,
+    log_lambda,
     reference_log_density,
 )
 from scipy import special
@@ -76,8 +77,8 @@ def raw_parameters(p: dict, bounds: dict) -> tuple[dict, float]:
     return raw, log_jacobian
 
 
-@pytest.mark.parametrize("student", [True, False])
-def test_fast_log_density_equals_the_full_mvn_model(student):
+@pytest.mark.parametrize(("student", "outlier"), [(True, False), (False, False), (True, True)])
+def test_fast_log_density_equals_the_full_mvn_model(student, outlier):
     # The fast program's log density must equal, up to a constant, the density written from
     # the paper's equations with scipy's full MVN: x_i ~ MVN(1 delta0, sigma_i^2 C + t_i 1 1')
     # after integrating delta_i out. The program samples delta0, sigma0 and sigma_i through
@@ -85,9 +86,17 @@ def test_fast_log_density_equals_the_full_mvn_model(student):
     # (without Stan's own transforms) minus those Jacobians, computed here independently, is
     # the density of the constrained parameters. Differences between points cancel the
     # constant; tolerance 1e-8 (double rounding is ~1e-12 here).
+    # With an outlier (data set 0 shifted by 60, far beyond 10 robust spreads) the program
+    # centres that data set: its parameter is log lambda_0 = m + s w_0 instead of w_0, whose
+    # density is the reference's divided by s = sqrt(trigamma(nu / 2)), and the program holds
+    # the data sets in the slots (1, 2, 0), so sigma_raw follows that order.
     gen = np.random.default_rng(30)
     q, n, rho = 3, 8, 0.2
     x = gen.normal(0.0, 1.0, (q, n))
+    if outlier:
+        x[0] += 60.0
+    n_c = int(outlier)  # centred data sets
+    slots = [1, 2, 0] if outlier else [0, 1, 2]
     xbar = x.mean(axis=1)
     data = model_data(
         xbar, ((x - xbar[:, None]) ** 2).sum(axis=1), n, rho=rho, delta0_bound=3.0,
@@ -99,14 +108,19 @@ def test_fast_log_density_equals_the_full_mvn_model(student):
     for _ in range(4):
         p = random_point(gen, q, student)
         pars, log_jacobian = raw_parameters(p, bounds)
+        pars["sigma_raw"] = [pars["sigma_raw"][i] for i in slots]
+        ref = fast_log_density(x, rho, p, student=student)
         if student:
             pars |= {"nu_minus_one": [p["nu"] - 1], "gamma_alpha": [p["alpha"]]}
-            pars |= {"gamma_beta": [p["beta"]], "w": p["w"].tolist()}
+            pars |= {"gamma_beta": [p["beta"]], "w": p["w"][slots[: q - n_c]].tolist()}
+            pars["log_lambda_c"] = log_lambda(p["nu"], p["w"][:n_c]).tolist()
+            ref -= n_c * 0.5 * np.log(special.polygamma(1, p["nu"] / 2))
         else:
             pars |= {"nu_minus_one": [], "gamma_alpha": [], "gamma_beta": [], "w": []}
+            pars["log_lambda_c"] = []
         u = model.unconstrain_pars(pars)
         lp_stan.append(model.log_prob(u, adjust_transform=False) - log_jacobian)
-        lp_ref.append(fast_log_density(x, rho, p, student=student))
+        lp_ref.append(ref)
     lp_stan, lp_ref = np.array(lp_stan), np.array(lp_ref)
     np.testing.assert_allclose(lp_stan - lp_stan[0], lp_ref - lp_ref[0], rtol=0, atol=1e-8)
 
@@ -399,16 +413,13 @@ def test_percent_scale_is_converted(small_x):
 @pytest.mark.slow
 @pytest.mark.parametrize("q", [10, 30, 50])
 @pytest.mark.parametrize("location", [0.0, 0.005])
-def test_divergences_are_rare_on_the_h_scenarios(q, location):
-    # Corani et al. (2017), Sec. 4.3-4.4: Cauchy(location, 0.0033) deltas, n = 100, rho = 0.1.
-    # The centred model of the paper has 0.1-15% of its transitions divergent on such data.
-    # The fast program has none in most fits, but not all: on the q = 30, location 0.005
-    # data set below, 3 of 60 seeded fits had one divergent transition each (of 4000), the
-    # posterior putting nu near 1. The bound is 4 of 4000 transitions (0.1%, the centred
-    # model's lowest rate) in every fit, and converged top-level parameters.
+def test_no_divergences_on_the_h_scenarios(q, location):
+    # Corani et al. (2017), Sec. 4.3-4.4: Cauchy(location, 0.0033) deltas, n = 100, rho = 0.1;
+    # the centred model of the paper diverges on such data (0.1-15% of its transitions), the
+    # fast program must not. Without the centring of outlying data sets (note 6 of the
+    # program) 6 of 80 seeded fits on the q = 30, location 0.005 data set below had one
+    # divergent transition; with it, none of 80.
     x = h_scenario(q, location, np.random.default_rng(q + int(1000 * location)))
     res = fit_hierarchical(x, rho=0.1, seed=q)
-    assert res.diagnostics.divergences < 4
-    assert max(res.diagnostics.rhat.values()) < 1.01
-    assert min(res.diagnostics.ess_bulk.values()) >= 400
-    assert min(res.diagnostics.ess_tail.values()) >= 400
+    assert res.diagnostics.divergences == 0
+    assert res.diagnostics.ok, res.diagnostics.problems

