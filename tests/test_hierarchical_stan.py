@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import warnings
 
 import joblib
@@ -35,6 +36,7 @@ from cvcompare.hierarchical.runners import (
     _column_dims,
     _compiler,
     _host_cpu_flags,
+    _inlining_flags,
     cmdstan_available,
     native_available,
     program_code,
@@ -284,6 +286,16 @@ def test_native_build_targets_the_host_cpu_and_names_it():
         assert re.search(r"march=(?!native)|target-cpu", cpu), cpu
     # a compiler that refuses the flag builds for the generic target instead
     assert _host_cpu_flags(shutil.which("false")) == ((), "")
+
+
+def test_native_build_asks_gcc_for_more_inlining_and_only_gcc():
+    if not native_available():
+        pytest.skip("no C++ compiler on PATH")
+    compiler = _compiler()
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
+    if "Free Software Foundation" in version:  # GCC accepts the --param name
+        assert _inlining_flags(compiler) == ("--param=inline-unit-growth=150",)
+    assert _inlining_flags(shutil.which("false")) == ()
 
 
 def test_column_names_give_variable_shapes():

@@ -23,9 +23,10 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
   (``-march=native`` where the compiler accepts it: 1.2 to 1.3x faster fits here; the
   compiler's expansion of it, which names the CPU and its instruction sets, is part of the
   build's cache key, so a cache directory shared between different machines never hands one
-  of them an executable built for another). One process runs all chains in parallel threads
-  and hands back only the kept draws, in binary; each fit uses its own temporary directory,
-  removed afterwards.
+  of them an executable built for another), and with more inlining than GCC's default
+  (``--param=inline-unit-growth=150``: 5% faster fits, the same draws). One process runs
+  all chains in parallel threads and hands back only the kept draws, in binary; each fit
+  uses its own temporary directory, removed afterwards.
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -393,6 +394,10 @@ _NATIVE_MACROS = (
     "-D_GLIBCXX_USE_CXX11_ABI=0",  # as httpstan: its TBB library is built with the old ABI
 )
 _NATIVE_FLAGS = ("-std=c++17", "-O3", "-w")
+#: GCC's limit on how much inlining may grow a translation unit, raised from its default of
+#: 40%: more of Stan's autodiff and sampler code is inlined, which makes fits about 5% faster
+#: with the same draws, and the build about 100 s instead of 75 s (see the module docstring).
+_INLINING_FLAGS = ("--param=inline-unit-growth=150",)
 #: Options of the Stan compiler for the native and CmdStan builds (see the module docstring).
 STANC_OPTIMISATION = "O1"
 
@@ -417,6 +422,17 @@ def _host_cpu_flags(compiler: str) -> tuple[tuple[str, ...], str]:
     return flags, done.stderr
 
 
+@functools.cache
+def _inlining_flags(compiler: str) -> tuple[str, ...]:
+    """:data:`_INLINING_FLAGS` if the compiler accepts them (GCC), else nothing.
+
+    Checked by compiling an empty file, which is where GCC validates ``--param`` names.
+    """
+    probe = [compiler, *_INLINING_FLAGS, "-fsyntax-only", "-x", "c++", os.devnull]
+    done = subprocess.run(probe, capture_output=True, text=True)
+    return _INLINING_FLAGS if done.returncode == 0 else ()
+
+
 def native_available() -> bool:
     """True when the native runner can build programs: httpstan and a C++ compiler."""
     try:
@@ -432,7 +448,7 @@ class NativeRunner(StanRunner):
     name = "native"
 
     def executable(self) -> Path:
-        """Path of the compiled program; built on first use (about a minute), then reused."""
+        """Path of the compiled program; built on first use (under two minutes), then reused."""
         import httpstan
 
         stan_root = Path(httpstan.__file__).parent
@@ -441,7 +457,7 @@ class NativeRunner(StanRunner):
             raise RuntimeError("runner 'native' needs a C++ compiler ($CXX or g++) on PATH")
         driver = resources.files("cvcompare.hierarchical").joinpath("stan_driver.cpp").read_text()
         cpu_flags, cpu = _host_cpu_flags(compiler)
-        flags = (*_NATIVE_FLAGS, *cpu_flags, *_NATIVE_MACROS)
+        flags = (*_NATIVE_FLAGS, *cpu_flags, *_inlining_flags(compiler), *_NATIVE_MACROS)
         stanc = [str(stan_root / "stanc"), f"--{STANC_OPTIMISATION}"]
         key = _digest(self.code, driver, httpstan.__version__, compiler, cpu, *stanc[1:], *flags)
         build = cache_directory() / "native" / key[:16]
