@@ -20,7 +20,7 @@ from reference_hierarchical import (
     log_lambda,
     reference_log_density,
 )
-from scipy import special
+from scipy import optimize, special
 
 from cvcompare.hierarchical import ConvergenceWarning, fit_hierarchical
 from cvcompare.hierarchical.diagnostics import ess_bulk
@@ -79,15 +79,23 @@ def raw_parameters(p: dict, bounds: dict) -> tuple[dict, float]:
     return raw, log_jacobian
 
 
+def nu_raw(nu: float) -> tuple[float, float]:
+    """The program's nu_raw for ``nu`` (its note 7: nu - 1 = exp(z), z = nu_raw - exp(-nu_raw),
+    inverted by root finding) and the log Jacobian log |d (nu - 1) / d nu_raw|."""
+    z = np.log(nu - 1)
+    u = optimize.brentq(lambda u: u - np.exp(-u) - z, -10.0, max(z, 0.0) + 10.0, xtol=1e-14)
+    return u, z + np.log1p(np.exp(-u))
+
+
 @pytest.mark.parametrize(("student", "outlier"), [(True, False), (False, False), (True, True)])
 def test_fast_log_density_equals_the_full_mvn_model(student, outlier):
     # The fast program's log density must equal, up to a constant, the density written from
     # the paper's equations with scipy's full MVN: x_i ~ MVN(1 delta0, sigma_i^2 C + t_i 1 1')
     # after integrating delta_i out. The program samples delta0, sigma0 and sigma_i through
-    # logistic maps of raw parameters and adds their log Jacobians itself, so its density
-    # (without Stan's own transforms) minus those Jacobians, computed here independently, is
-    # the density of the constrained parameters. Differences between points cancel the
-    # constant; tolerance 1e-8 (double rounding is ~1e-12 here).
+    # logistic maps of raw parameters, and nu through nu_raw, and adds their log Jacobians
+    # itself, so its density (without Stan's own transforms) minus those Jacobians, computed
+    # here independently, is the density of the constrained parameters. Differences between
+    # points cancel the constant; tolerance 1e-8 (double rounding is ~1e-12 here).
     # With an outlier (data set 0 shifted by 60, far beyond 10 robust spreads) the program
     # centres that data set: its parameter is log lambda_0 = m + s w_0 instead of w_0, whose
     # density is the reference's divided by s = sqrt(trigamma(nu / 2)), and the program holds
@@ -113,12 +121,14 @@ def test_fast_log_density_equals_the_full_mvn_model(student, outlier):
         pars["sigma_raw"] = [pars["sigma_raw"][i] for i in slots]
         ref = fast_log_density(x, rho, p, student=student)
         if student:
-            pars |= {"nu_minus_one": [p["nu"] - 1], "gamma_alpha": [p["alpha"]]}
+            u, nu_log_jacobian = nu_raw(p["nu"])
+            log_jacobian += nu_log_jacobian
+            pars |= {"nu_raw": [u], "gamma_alpha": [p["alpha"]]}
             pars |= {"gamma_beta": [p["beta"]], "w": p["w"][slots[: q - n_c]].tolist()}
             pars["log_lambda_c"] = log_lambda(p["nu"], p["w"][:n_c]).tolist()
             ref -= n_c * 0.5 * np.log(special.polygamma(1, p["nu"] / 2))
         else:
-            pars |= {"nu_minus_one": [], "gamma_alpha": [], "gamma_beta": [], "w": []}
+            pars |= {"nu_raw": [], "gamma_alpha": [], "gamma_beta": [], "w": []}
             pars["log_lambda_c"] = []
         u = model.unconstrain_pars(pars)
         lp_stan.append(model.log_prob(u, adjust_transform=False) - log_jacobian)
