@@ -80,11 +80,16 @@ def raw_parameters(p: dict, bounds: dict) -> tuple[dict, float]:
 
 
 def nu_raw(nu: float) -> tuple[float, float]:
-    """The program's nu_raw for ``nu`` (its note 7: nu - 1 = exp(z), z = nu_raw - exp(-nu_raw),
-    inverted by root finding) and the log Jacobian log |d (nu - 1) / d nu_raw|."""
+    """The program's nu_raw for ``nu`` (its note 7: nu - 1 = exp(z), z = u - g(u)^2 / 2,
+    g(u) = log(1 + exp(-u)), inverted by root finding) and the log Jacobian
+    log |d (nu - 1) / d u| = z + log(1 + g(u) / (1 + exp(u)))."""
     z = np.log(nu - 1)
-    u = optimize.brentq(lambda u: u - np.exp(-u) - z, -10.0, max(z, 0.0) + 10.0, xtol=1e-14)
-    return u, z + np.log1p(np.exp(-u))
+
+    def g(u: float) -> float:
+        return np.logaddexp(0.0, -u)
+
+    u = optimize.brentq(lambda u: u - g(u) ** 2 / 2 - z, -10.0, max(z, 0.0) + 10.0, xtol=1e-14)
+    return u, z + np.log1p(g(u) * special.expit(-u))
 
 
 @pytest.mark.parametrize(("student", "outlier"), [(True, False), (False, False), (True, True)])

@@ -75,15 +75,18 @@
 //    holding it as one autodiff node); sigma_raw follows the slots, and generated quantities
 //    put sigma and delta back in data-set order.
 //
-// 7. nu - 1 = exp(z), z = nu_raw - exp(-nu_raw). Near nu = 1 the data no longer tell values of
-//    nu apart, so z = log(nu - 1) would inherit the prior's long left tail (density
-//    proportional to exp(alpha z)); the metric's scale for z would then be set by that tail,
-//    several times the posterior's scale in its bulk, where the w_i tie nu down, and the step
-//    size would have to shrink (with posterior nu near 1.5, one chain in four could end
-//    warm-up with a step size that needs 31 leapfrog steps per iteration instead of 15). The
-//    map keeps z close to nu_raw for nu_raw > 2 (nu > 7) and compresses z below about -1
-//    (nu < 1.4), where the density of nu_raw decays like exp(-alpha exp(-nu_raw)). The model
-//    block adds the map's log Jacobian, log |d (nu - 1) / d nu_raw| = z + log(1 + exp(-nu_raw)).
+// 7. nu - 1 = exp(z), z = nu_raw - g^2 / 2, g = log(1 + exp(-nu_raw)). Near nu = 1 the data no
+//    longer tell values of nu apart, so z = log(nu - 1) would inherit the prior's long left
+//    tail (density proportional to exp(alpha z)); the metric's scale for z would then be set
+//    by that tail, several times the posterior's scale in its bulk, where the w_i tie nu down,
+//    and the step size would have to shrink (with posterior nu near 1.5, one chain in four
+//    could end warm-up with a step size that needs 31 leapfrog steps per iteration instead
+//    of 15). The map keeps z close to nu_raw for nu_raw > 1 (nu > 3.6) and bends it to
+//    z ~ -nu_raw^2 / 2 below nu_raw = 0 (nu < 1.8), which turns the exponential tail into a
+//    Gaussian one of variance 1 / alpha, whose curvature stays bounded (a harder squeeze,
+//    z = nu_raw - exp(-nu_raw), made the far tail stiff enough for rare divergences). The
+//    model block adds the map's log Jacobian,
+//      log |d (nu - 1) / d nu_raw| = z + log(1 + g inv_logit(-nu_raw)).
 //
 // All inputs are on the scale of the data divided by the mean per-data-set standard deviation.
 functions {
@@ -99,6 +102,11 @@ functions {
     vector[q] t = append_row(exp(log(k) - digamma(k)) * exp(-sqrt(trigamma(k)) * w),
                              exp(-log_lambda_c));
     return square(sigma0) * t[slot_of];
+  }
+
+  // z = log(nu - 1) as a function of the parameter nu_raw (note 7)
+  real log_nu_minus_one(real nu_raw) {
+    return nu_raw - 0.5 * square(log1p_exp(-nu_raw));
   }
 
   // logit of x / hi, with x / hi kept inside [1e-12, 0.9]: a location guess (note 5)
@@ -184,7 +192,7 @@ transformed data {
 parameters {
   real<offset=delta0_offset, multiplier=delta0_multiplier> delta0_raw;
   real<offset=sigma0_offset, multiplier=0.3> sigma0_raw;
-  array[n_nu] real nu_raw;  // nu - 1 = exp(nu_raw - exp(-nu_raw)) (note 7)
+  array[n_nu] real nu_raw;  // nu - 1 = exp(log_nu_minus_one(nu_raw)) (note 7)
   array[n_hyper] real<lower=alpha_lo, upper=alpha_hi> gamma_alpha;
   array[n_hyper] real<lower=beta_lo, upper=beta_hi> gamma_beta;
   vector<offset=sigma_offset, multiplier=sigma_multiplier>[q] sigma_raw;
@@ -196,7 +204,7 @@ transformed parameters {
   real sigma0 = sigma0_hi * inv_logit(sigma0_raw);
   array[n_nu] real nu_minus_one;  // note 7
   for (j in 1:n_nu) {
-    nu_minus_one[j] = exp(nu_raw[j] - exp(-nu_raw[j]));
+    nu_minus_one[j] = exp(log_nu_minus_one(nu_raw[j]));
   }
 }
 model {
@@ -211,7 +219,9 @@ model {
   target += (n - 3) * sum(log(one_plus_e)) - sum(sigma_raw) - dot_product(ss_term, one_plus_e2);
   // xbar_i ~ N(delta0, t_i + v_i) (note 3), t_i = sigma0^2 / lambda_i (notes 4 and 6)
   if (student) {
-    target += nu_raw[1] - exp(-nu_raw[1]) + log1p_exp(-nu_raw[1]);  // log Jacobian (note 7)
+    // log Jacobian of nu - 1 (note 7)
+    target += log_nu_minus_one(nu_raw[1])
+              + log1p(log1p_exp(-nu_raw[1]) * inv_logit(-nu_raw[1]));
     real k = 0.5 * (nu_minus_one[1] + 1);
     real m = digamma(k) - log(k);
     real s = sqrt(trigamma(k));
