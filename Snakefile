@@ -24,6 +24,7 @@ wildcard_constraints:
     stop=r"\d+",
 
 
+include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/figures.smk"

@@ -114,7 +114,7 @@ def test_a_fidelity_can_run_part_of_the_grid_with_the_same_labels():
     row = comparison_table([spec], {"T-small": agg[agg.delta == 0.1]}).iloc[0]
     assert math.isnan(row.reproduced) and row.consistent is None
     assert row.note.startswith("not run at this fidelity: delta~0.0/m~1, delta~0.0/m~2")
-    assert "| not run | n/a |" in to_markdown(
+    assert "| not run |  | not run |" in to_markdown(
         comparison_table([spec], {"T-small": agg[agg.delta == 0.1]})
     )
 
@@ -152,6 +152,33 @@ def test_repository_experiment_files_are_valid():
         (lambda r: r["paper_numbers"][0].update(test="x"), r"has no test 'x'"),
         (lambda r: r["grid"][1].update(name="replication"), r"reserved for result columns"),
         (lambda r: r.update(colour="red"), r"Additional properties are not allowed \('colour'"),
+        # mistakes that only the simulation or the figure would otherwise reveal
+        (
+            lambda r: r["scenario"]["delta"].update(distribution="lognormal"),
+            r"scenario at grid point delta~0.0/m~1: delta.distribution",
+        ),
+        (
+            lambda r: r["tests"][0]["settings"].update(alpah=0.1),
+            r"test 'poisson': unknown setting\(s\) \['alpah'\]",
+        ),
+        (lambda r: r["scenario"]["cv"].update(fold=10), r"cv: unknown key\(s\) \['fold'\]"),
+        (
+            lambda r: r["metrics"][0].update(column="rejected"),
+            r"metric 'power': test 'poisson' writes no column 'rejected'",
+        ),
+        (
+            lambda r: r["figure"].update(function="figure_x"),
+            r"figure.function: unknown figure 'figure_x'",
+        ),
+        (
+            lambda r: r["scenario"]["generator"].update(theta=0.8),
+            r"generator: unknown key\(s\) \['theta'\]",
+        ),
+        (lambda r: r.pop("figure"), r"expected a `figure`, a `table` or both"),
+        (
+            lambda r: r["grid"][0].update(paths=["delta.value"]),
+            r"grid\[0\]: .* is valid under each of",
+        ),
     ],
 )
 def test_bad_experiment_files_give_helpful_messages(edit, message):
@@ -327,6 +354,7 @@ def _fake_aggregate(spec):
                     "value": value,
                     "se": se,
                     "n": 100,
+                    "uncertainty": "Monte Carlo",
                 }
             )
     return pd.DataFrame(rows)
@@ -343,7 +371,10 @@ def test_comparison_averages_over_listed_points_with_independent_errors():
     assert row.n == 200
     assert bool(row.consistent)
     md = to_markdown(table)
-    assert "| T-small | calibrated |" in md and "0.015 ± 0.0071 (200)" in md
+    assert (
+        "| T-small | calibrated |" in md
+        and "0.015 ± 0.0071 (Monte Carlo, n = 200) |  | consistent |" in md
+    )
 
 
 @pytest.mark.parametrize(

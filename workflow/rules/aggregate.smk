@@ -11,6 +11,8 @@ rule aggregate:
         runtime="results/{fidelity}/{experiment}/runtime.csv",
     log:
         "logs/{fidelity}/{experiment}/aggregate.log",
+    wildcard_constraints:
+        experiment="|".join(map(re.escape, SIMULATIONS)) or "^$",
     conda:
         "../../environment.yml"
     resources:
@@ -22,12 +24,37 @@ rule aggregate:
         "../scripts/aggregate.py"
 
 
+# An analysis (closed form, fixed example, real data) is run once per grid point.
+rule analyse:
+    input:
+        unpack(analysis_inputs),
+    output:
+        aggregate="results/{fidelity}/{experiment}/aggregate.csv",
+        figure_data="results/{fidelity}/{experiment}/figure_data.parquet",
+    log:
+        "logs/{fidelity}/{experiment}/analyse.log",
+    benchmark:
+        "results/{fidelity}/benchmarks/{experiment}/analyse.tsv"
+    wildcard_constraints:
+        experiment="|".join(map(re.escape, ANALYSES)) or "^$",
+    conda:
+        "../../environment.yml"
+    threads: 2
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        job=analysis_job,
+    script:
+        "../scripts/analyse.py"
+
+
 rule comparison:
     input:
         aggregates=expand(
             "results/{fidelity}/{experiment}/aggregate.csv",
             fidelity=FIDELITY,
-            experiment=list(EXPERIMENTS),
+            experiment=compared_experiments(),
         ),
         specs=[experiment_file(eid) for eid in EXPERIMENTS],
     output:
@@ -44,5 +71,11 @@ rule comparison:
     params:
         schema=str(EXPERIMENT_SCHEMA),
         fidelity=FIDELITY,
+        missing={
+            eid: f"the real cross-validation results were not at {ACCURACIES} when the run "
+            "started; put the file there (or set `accuracies`) and rerun."
+            for eid in EXPERIMENTS
+            if eid not in compared_experiments()
+        },
     script:
         "../scripts/comparison.py"

@@ -3,6 +3,7 @@ import re
 from pathlib import Path
 
 from cvcompare.experiments import (
+    SpecError,
     chunk_ranges,
     load_experiment,
     load_yaml,
@@ -31,6 +32,22 @@ EXPERIMENTS = {
     eid: load_experiment(experiment_file(eid), schema=_experiment_schema)
     for eid in config["experiments"]
 }
+SIMULATIONS = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "simulation"]
+ANALYSES = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "analysis"]
+for _spec in EXPERIMENTS.values():
+    for _output in (_spec.figure, _spec.table):
+        if _output and not (CAPTIONS / _output["caption"]).is_file():
+            raise SpecError(
+                f"{experiment_file(_spec.id)}: caption file {_output['caption']!r} not found "
+                f"in {CAPTIONS}"
+            )
+
+# The real cross-validation results (read by the real-data analyses). Where the file is
+# absent when the run starts, rule fetch_accuracies tries to download it; the comparison
+# table of this run then lists the real-data claims as not run (rerun to include them).
+ACCURACIES = config["accuracies"]
+REAL_DATA = [eid for eid in ANALYSES if EXPERIMENTS[eid].needs_real_data]
+REAL_DATA_PRESENT = Path(ACCURACIES).is_file()
 
 
 def chunk_size(eid):
@@ -66,13 +83,47 @@ def current_aggregate(wildcards):
     return f"results/{FIDELITY}/{wildcards.experiment}/aggregate.csv"
 
 
-def caption_text(wildcards):
-    """The figure caption of an experiment (workflow/report/<caption>)."""
-    name = EXPERIMENTS[wildcards.experiment].figure["caption"]
-    return (CAPTIONS / name).read_text()
+def figure_inputs(wildcards):
+    """The aggregate table, and for an analysis its figure data."""
+    inputs = {"aggregate": current_aggregate(wildcards)}
+    if EXPERIMENTS[wildcards.experiment].kind == "analysis":
+        inputs["data"] = (
+            f"results/{FIDELITY}/{wildcards.experiment}/figure_data.parquet"
+        )
+    return inputs
+
+
+def analysis_inputs(wildcards):
+    """The experiment file, and the real results where the analysis reads them."""
+    inputs = {"spec": experiment_file(wildcards.experiment)}
+    if EXPERIMENTS[wildcards.experiment].needs_real_data:
+        inputs["data"] = ACCURACIES
+    return inputs
+
+
+def analysis_job(wildcards):
+    """The keyword arguments of run_analysis for an analysis experiment (a parameter)."""
+    spec = EXPERIMENTS[wildcards.experiment]
+    return spec.analysis_job(wildcards.fidelity, config["seed"])
+
+
+def compared_experiments():
+    """Experiments whose aggregates enter this run's comparison table."""
+    return [eid for eid in EXPERIMENTS if REAL_DATA_PRESENT or eid not in REAL_DATA]
+
+
+def caption_text(wildcards, output_kind="figure"):
+    """The caption of an experiment's figure or table (workflow/report/<caption>)."""
+    spec = EXPERIMENTS[wildcards.experiment]
+    return (CAPTIONS / getattr(spec, output_kind)["caption"]).read_text()
 
 
 def all_targets():
-    """Figures of every configured experiment and the comparison table."""
-    figures = [f"figures/{eid}.{ext}" for eid in EXPERIMENTS for ext in ("pdf", "png")]
-    return figures + ["figures/comparison.csv", "figures/comparison.md"]
+    """Figures and tables of every configured experiment, and the comparison table."""
+    out = []
+    for eid, spec in EXPERIMENTS.items():
+        if spec.figure:
+            out += [f"figures/{eid}.pdf", f"figures/{eid}.png"]
+        if spec.table:
+            out += [f"figures/{eid}.csv", f"figures/{eid}.md"]
+    return out + ["figures/comparison.csv", "figures/comparison.md"]

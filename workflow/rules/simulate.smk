@@ -8,6 +8,8 @@ rule run_chunk:
         "logs/{fidelity}/{experiment}/{point}/reps-{start}-{stop}.log",
     benchmark:
         "results/{fidelity}/benchmarks/{experiment}/{point}/reps-{start}-{stop}.tsv"
+    wildcard_constraints:
+        experiment="|".join(map(re.escape, SIMULATIONS)) or "^$",
     conda:
         "../../environment.yml"
     threads: config["workers"]

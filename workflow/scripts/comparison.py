@@ -21,13 +21,18 @@ schema = load_yaml(snakemake.params.schema)  # noqa: F821
 specs = [load_experiment(p, schema=schema) for p in snakemake.input.specs]  # noqa: F821
 # results/<fidelity>/<experiment>/aggregate.csv
 aggregates = {Path(p).parent.name: pd.read_csv(p) for p in snakemake.input.aggregates}  # noqa: F821
-table = comparison_table(specs, aggregates)
+table = comparison_table(specs, aggregates, missing=snakemake.params.missing)  # noqa: F821
 write_table(table, snakemake.output.csv)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
     tmp.write_text(
         f"# Paper numbers vs reproduction (fidelity: {snakemake.params.fidelity})\n\n"  # noqa: F821
-        "Reproduced values are Monte Carlo estimates ± one standard error (replications in "
-        "brackets); a claim is consistent when it holds within two standard errors and its "
-        "stated tolerance.\n\n" + to_markdown(table)
+        "Reproduced values are shown with their uncertainty: ± one Monte Carlo standard "
+        "error for simulations (n replications), ± one posterior-sampling standard error for "
+        "numbers read from Stan draws, or exact; where a paper prints a rounded number, the "
+        "reproduced one is shown rounded the same way first. A claim is consistent when it "
+        "holds within two standard errors and its stated tolerance (half a unit of the last "
+        "printed digit for rounded numbers). For experiments that fit the hierarchical "
+        "model, the share of fits passing the sampler diagnostics (R-hat < 1.01, bulk and "
+        "tail ESS >= 400, no divergent transition) is given.\n\n" + to_markdown(table)
     )
 log.info("%d claims, %d consistent", len(table), int(table["consistent"].sum()))

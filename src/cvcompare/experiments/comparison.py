@@ -13,6 +13,14 @@ and the claim's stated ``tolerance`` (for "about" statements),
 - ``relation: "<="``: ``reproduced - 2 se <= value + tolerance``;
 - ``relation: ">="``: ``reproduced + 2 se >= value - tolerance``;
 - ``relation: "~"``: ``|reproduced - value| <= tolerance + 2 se``.
+
+Numbers a paper prints rounded are compared with the tolerance of half a unit of the last
+printed digit, and a claim's ``decimals`` puts the reproduced number rounded the same way
+beside the exact one. Each row says what its uncertainty is: ``"Monte Carlo"`` for
+simulations, ``"exact"`` for closed forms and deterministic computations, ``"posterior
+sampling"`` for numbers read from Stan draws. Where the experiment fits the hierarchical
+model and reports the metric ``diagnostics_ok``, the row carries the share of its fits that
+passed the sampler diagnostics at the claim's grid points.
 """
 
 from __future__ import annotations
@@ -42,7 +50,12 @@ COMPARISON_COLUMNS = [
     "reproduced",
     "se",
     "n",
+    "uncertainty",
+    "decimals",
+    "reproduced_rounded",
+    "diagnostics_ok",
     "consistent",
+    "verdict",
     "note",
 ]
 
@@ -70,8 +83,27 @@ def _consistent(relation: str, r: float, se: float, value: float, tol: float) ->
     raise ValueError(f"relation: expected '<=', '>=' or '~', got {relation!r}")
 
 
+def _verdict(consistent: bool | None) -> str:
+    if consistent is None:
+        return "not run"
+    return "consistent" if consistent else "NOT consistent"
+
+
+def _diagnostics_share(agg: pd.DataFrame, test: str, labels: list[str]) -> float:
+    """Share of fits passing the sampler diagnostics at ``labels`` (NaN if not reported)."""
+    sel = agg[
+        (agg["metric"] == "diagnostics_ok") & (agg["test"] == test) & agg["point"].isin(labels)
+    ]
+    if sel.empty:
+        return float("nan")
+    return float(np.sum(sel["value"] * sel["n"]) / np.sum(sel["n"]))
+
+
 def comparison_table(
-    specs: Sequence[ExperimentSpec], aggregates: Mapping[str, pd.DataFrame]
+    specs: Sequence[ExperimentSpec],
+    aggregates: Mapping[str, pd.DataFrame],
+    *,
+    missing: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Build the comparison table of all claims of the given experiments.
 
@@ -80,7 +112,11 @@ def comparison_table(
     specs : sequence of ExperimentSpec
         The experiments, with their ``paper_numbers``.
     aggregates : mapping
-        Experiment id -> aggregate table (:func:`cvcompare.experiments.metrics.aggregate`).
+        Experiment id -> aggregate table (:func:`cvcompare.experiments.metrics.aggregate`
+        or :func:`cvcompare.experiments.analyses.run_analysis`).
+    missing : mapping, optional
+        Experiment id -> why it has no aggregate table (e.g. its input data is absent);
+        its claims are listed as not run, with the reason.
 
     Returns
     -------
@@ -89,28 +125,39 @@ def comparison_table(
         points the fidelity did not run has ``reproduced`` NaN, ``consistent`` None and a
         note saying so.
     """
+    missing = dict(missing or {})
     rows = []
     for spec in specs:
-        agg = aggregates[spec.id]
+        if spec.id not in aggregates and spec.id not in missing:
+            raise ValueError(f"aggregates: no table for experiment {spec.id!r}")
+        agg = aggregates.get(spec.id)
         for claim in spec.paper_numbers:
             labels = _labels(spec, claim["at"])
-            sel = agg[
-                (agg["metric"] == claim["metric"])
-                & (agg["test"] == claim["test"])
-                & agg["point"].isin(labels)
-            ]
             tol = float(claim.get("tolerance", 0.0))
             note = claim.get("note", "")
-            if len(sel) == len(labels):
-                reproduced = float(sel["value"].mean())
-                se = float(np.sqrt(np.sum(sel["se"].to_numpy() ** 2)) / len(sel))
-                consistent = _consistent(
-                    claim["relation"], reproduced, se, float(claim["value"]), tol
-                )
-            else:  # a fidelity that runs part of the grid (by_fidelity)
-                missing = sorted(set(labels) - set(sel["point"]))
-                reproduced, se, consistent = float("nan"), float("nan"), None
-                note = f"not run at this fidelity: {', '.join(missing)}. {note}".strip()
+            decimals = claim.get("decimals")
+            reproduced, se, consistent, uncertainty, n = float("nan"), float("nan"), None, "", 0
+            diagnostics = float("nan")
+            if agg is None:
+                note = f"not run: {missing[spec.id]} {note}".strip()
+            else:
+                sel = agg[
+                    (agg["metric"] == claim["metric"])
+                    & (agg["test"] == claim["test"])
+                    & agg["point"].isin(labels)
+                ]
+                if len(sel) == len(labels):
+                    reproduced = float(sel["value"].mean())
+                    se = float(np.sqrt(np.sum(sel["se"].to_numpy() ** 2)) / len(sel))
+                    consistent = _consistent(
+                        claim["relation"], reproduced, se, float(claim["value"]), tol
+                    )
+                    uncertainty = ", ".join(sorted(set(sel["uncertainty"])))
+                    n = int(sel["n"].sum())
+                    diagnostics = _diagnostics_share(agg, claim["test"], labels)
+                else:  # a fidelity that runs part of the grid (by_fidelity)
+                    absent = sorted(set(labels) - set(sel["point"]))
+                    note = f"not run at this fidelity: {', '.join(absent)}. {note}".strip()
             rows.append(
                 {
                     "experiment": spec.id,
@@ -125,24 +172,60 @@ def comparison_table(
                     "tolerance": tol,
                     "reproduced": reproduced,
                     "se": se,
-                    "n": int(sel["n"].sum()),
+                    "n": n,
+                    "uncertainty": uncertainty,
+                    "decimals": decimals,
+                    "reproduced_rounded": (
+                        round(reproduced, decimals)
+                        if decimals is not None and np.isfinite(reproduced)
+                        else float("nan")
+                    ),
+                    "diagnostics_ok": diagnostics,
                     "consistent": consistent,
+                    "verdict": _verdict(consistent),
                     "note": note,
                 }
             )
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
 
 
+def _reproduced_text(r: Any) -> str:
+    """``value ± se (n)``, ``value (exact)``, and the rounded value where the paper rounds."""
+    if r.consistent is None or pd.isna(r.consistent):
+        return "not run"
+    if r.uncertainty == "exact":
+        text = f"{r.reproduced:.6g} (exact)"
+    else:
+        text = f"{r.reproduced:.4g} ± {r.se:.2g} ({r.uncertainty}, n = {r.n})"
+    if r.decimals is not None and not pd.isna(r.decimals):
+        text = f"{r.reproduced_rounded:.{int(r.decimals)}f}; {text}"
+    return text
+
+
 def to_markdown(table: pd.DataFrame) -> str:
-    """Render the comparison table as a Markdown table (reproduced as ``value ± SE``)."""
-    header = ["Experiment", "Claim", "Source", "Paper", "Reproduced ± SE (n)", "Consistent", "Note"]
+    """Render the comparison table as Markdown (reproduced value with its uncertainty)."""
+    header = [
+        "Experiment",
+        "Claim",
+        "Source",
+        "Paper",
+        "Reproduced",
+        "Fits passing diagnostics",
+        "Verdict",
+        "Note",
+    ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in table.itertuples(index=False):
-        if r.consistent is None or pd.isna(r.consistent):
-            rep, ok = "not run", "n/a"
-        else:
-            rep = f"{r.reproduced:.4g} ± {r.se:.2g} ({r.n})"
-            ok = "yes" if r.consistent else "NO"
-        cells = [r.experiment, r.claim, r.source, r.paper, rep, ok, r.note]
+        diag = "" if pd.isna(r.diagnostics_ok) else f"{r.diagnostics_ok:.3f}"
+        cells = [
+            r.experiment,
+            r.claim,
+            r.source,
+            r.paper,
+            _reproduced_text(r),
+            diag,
+            r.verdict,
+            r.note,
+        ]
         lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"

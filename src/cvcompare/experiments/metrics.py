@@ -210,7 +210,8 @@ def aggregate(
     -------
     pandas.DataFrame
         One row per (grid point, test, metric) with columns ``experiment``, ``point``,
-        the grid columns, ``test``, ``metric``, ``value``, ``se``, ``n``; sorted, so that the
+        the grid columns, ``test``, ``metric``, ``value``, ``se``, ``n`` and ``uncertainty``
+        (``"Monte Carlo"``); sorted, so that the
         table does not depend on the order in which replications were computed.
     """
     out = []
@@ -236,9 +237,10 @@ def aggregate(
                         "value": est.value,
                         "se": est.se,
                         "n": est.n,
+                        "uncertainty": "Monte Carlo",
                     }
                 )
-    columns = ["experiment", "point", *grid, "test", "metric", "value", "se", "n"]
+    columns = ["experiment", "point", *grid, "test", "metric", "value", "se", "n", "uncertainty"]
     return (
         pd.DataFrame(out, columns=columns)
         .sort_values(["point", "metric", "test"])

@@ -26,51 +26,117 @@ Standard column names are shared by all adapters so that metrics can be declared
     differences (MLE) and of the hierarchical shrinkage estimate, against the true
     ``delta_i`` (Corani et al. 2017, Sec. 3.3).
 
-Library modules are imported inside the adapters, so that loading an experiment file does
-not start a Stan or plotting back end.
+Every adapter is registered with its settings and their defaults and with the result
+columns it writes, so that an experiment file is checked completely when it is loaded
+(:meth:`cvcompare.experiments.spec.ExperimentSpec.from_mapping`): a misspelled setting or a
+metric over a column the test does not produce is refused before any job runs. Library
+modules are imported inside the adapters, so that loading an experiment file does not start
+a Stan or plotting back end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cvcompare._validation import check_probability, check_rope
 
-__all__ = ["TESTS", "register"]
+__all__ = ["COMMON_COLUMNS", "TESTS", "RegisteredTest", "check_settings", "register"]
+
+#: Columns of every result row, whatever the test
+#: (:func:`cvcompare.experiments.run.run_replication`).
+COMMON_COLUMNS = frozenset(
+    {
+        "experiment",
+        "point",
+        "replication",
+        "root_seed",
+        "q",
+        "test",
+        "mean_true_delta",
+        "n_regenerated",
+        "seconds",
+        "cvcompare_version",
+    }
+)
 
 Adapter = Callable[[Any, dict[str, Any], np.random.Generator], dict[str, Any]]
-TESTS: dict[str, Adapter] = {}
 
 
-def register(name: str) -> Callable[[Adapter], Adapter]:
-    """Register an adapter under ``name`` (a decorator)."""
+@dataclass(frozen=True)
+class RegisteredTest:
+    """A test an experiment file can name.
+
+    Attributes
+    ----------
+    adapter : callable
+        ``adapter(sim, settings, rng) -> dict`` of result columns; ``settings`` arrive
+        complete (defaults filled in by :func:`check_settings`).
+    defaults : mapping
+        Every setting the test accepts, with its default.
+    columns : frozenset of str
+        The result columns the adapter writes.
+    """
+
+    adapter: Adapter
+    defaults: Mapping[str, Any]
+    columns: frozenset[str]
+
+    def __call__(
+        self, sim: Any, settings: Mapping[str, Any], rng: np.random.Generator
+    ) -> dict[str, Any]:
+        """Run the adapter with the settings checked and completed."""
+        return self.adapter(sim, check_settings(self, settings, "test"), rng)
+
+
+TESTS: dict[str, RegisteredTest] = {}
+
+
+def register(
+    name: str, *, defaults: Mapping[str, Any], columns: set[str] | frozenset[str]
+) -> Callable[[Adapter], Adapter]:
+    """Register an adapter under ``name`` with its settings' defaults and its columns."""
 
     def deco(fn: Adapter) -> Adapter:
         if name in TESTS:
             raise ValueError(f"test {name!r} is registered twice")
-        TESTS[name] = fn
+        TESTS[name] = RegisteredTest(fn, dict(defaults), frozenset(columns))
         return fn
 
     return deco
 
 
-def _settings(settings: dict[str, Any], allowed: dict[str, Any], test: str) -> dict[str, Any]:
-    unknown = set(settings) - set(allowed)
+def check_settings(
+    entry: RegisteredTest | Any, settings: Mapping[str, Any], what: str
+) -> dict[str, Any]:
+    """Refuse settings an entry does not accept; return them with the defaults filled in.
+
+    Parameters
+    ----------
+    entry : object
+        Anything with a ``defaults`` mapping (a registered test or analysis).
+    settings : mapping
+        The settings of an experiment file.
+    what : str
+        Names the entry in the message (e.g. ``"test 'hierarchical'"``).
+    """
+    unknown = set(settings) - set(entry.defaults)
     if unknown:
         raise ValueError(
-            f"test {test!r}: unknown setting(s) {sorted(unknown)}; allowed: {sorted(allowed)}"
+            f"{what}: unknown setting(s) {sorted(unknown)}; allowed: {sorted(entry.defaults)}"
         )
-    return {**allowed, **settings}
+    return {**entry.defaults, **settings}
 
 
-def _on_mean_diffs(
-    test: Callable[..., Any], sim: Any, settings: dict[str, Any], name: str
-) -> dict[str, Any]:
+_FREQUENTIST = {"alternative": "two-sided", "alpha": 0.05}
+_FREQUENTIST_COLUMNS = {"statistic", "pvalue", "reject"}
+
+
+def _on_mean_diffs(test: Callable[..., Any], sim: Any, s: dict[str, Any]) -> dict[str, Any]:
     """Run a frequentist ``test`` on ``sim.mean_diffs``; settings ``alternative``, ``alpha``."""
-    s = _settings(settings, {"alternative": "two-sided", "alpha": 0.05}, name)
     alpha = check_probability(s["alpha"], "alpha")
     res = test(sim.mean_diffs, alternative=s["alternative"])
     return {
@@ -80,7 +146,7 @@ def _on_mean_diffs(
     }
 
 
-@register("wilcoxon")
+@register("wilcoxon", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
 def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Wilcoxon signed-rank test on the per-data-set mean differences (Demsar 2006).
 
@@ -88,18 +154,22 @@ def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> d
     """
     from cvcompare.stats import wilcoxon_test
 
-    return _on_mean_diffs(wilcoxon_test, sim, settings, "wilcoxon")
+    return _on_mean_diffs(wilcoxon_test, sim, settings)
 
 
-@register("sign_test")
+@register("sign_test", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
 def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Sign test on the per-data-set mean differences. Settings: ``alternative``, ``alpha``."""
     from cvcompare.stats import sign_test
 
-    return _on_mean_diffs(sign_test, sim, settings, "sign_test")
+    return _on_mean_diffs(sign_test, sim, settings)
 
 
-@register("poisson_binomial")
+@register(
+    "poisson_binomial",
+    defaults={"alpha": 0.05, "method": "exact"},
+    columns={"prob_majority", "reject"},
+)
 def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Poisson-binomial test (Corani & Benavoli 2015, Sec. 3.3) on the fold differences.
 
@@ -109,72 +179,60 @@ def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> di
     """
     from cvcompare.stats import poisson_binomial_test
 
-    s = _settings(settings, {"alpha": 0.05, "method": "exact"}, "poisson_binomial")
     res = poisson_binomial_test(
         sim.diffs,
         rho=sim.rho,
-        alpha=s["alpha"],
-        method=s["method"],
-        rng=rng if s["method"] == "montecarlo" else None,
+        alpha=settings["alpha"],
+        method=settings["method"],
+        rng=rng if settings["method"] == "montecarlo" else None,
     )
     return {"prob_majority": float(res.prob_majority), "reject": bool(res.decision)}
 
 
-@register("bayesian_signed_rank")
+@register(
+    "bayesian_signed_rank",
+    defaults={"rope": (-0.01, 0.01), "n_samples": 50_000},
+    columns={"p_left", "p_rope", "p_right"},
+)
 def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Bayesian signed-rank test on the per-data-set means. Settings: ``rope``, ``n_samples``."""
     from cvcompare.stats import bayesian_signed_rank
 
-    s = _settings(settings, {"rope": (-0.01, 0.01), "n_samples": 50_000}, "bayesian_signed_rank")
     res = bayesian_signed_rank(
-        sim.mean_diffs, rope=check_rope(s["rope"]), n_samples=s["n_samples"], rng=rng
+        sim.mean_diffs,
+        rope=check_rope(settings["rope"]),
+        n_samples=settings["n_samples"],
+        rng=rng,
     )
     p_left, p_rope, p_right = res.probs()
     return {"p_left": p_left, "p_rope": p_rope, "p_right": p_right}
 
 
-@register("hierarchical")
-def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
-    """Bayesian hierarchical model (Corani et al. 2017, Sec. 3) on the fold differences.
+#: Settings of the hierarchical model in experiment files (keyword arguments of
+#: :func:`cvcompare.hierarchical.fit_hierarchical`).
+HIERARCHICAL_DEFAULTS = {
+    "rope": (-0.01, 0.01),
+    "nu_prior": "hyper",
+    "top_level": "student",
+    "runner": "auto",
+    "chains": 4,
+    "warmup": 1000,
+    "draws": 1000,
+    "adapt_delta": 0.8,
+    "max_treedepth": 10,
+}
+#: Sampler-health columns of every hierarchical row.
+DIAGNOSTIC_COLUMNS = {"diag_ok", "rhat_max", "ess_min", "divergences", "runner"}
 
-    Settings: ``rope``, ``nu_prior``, ``top_level``, ``runner``, ``chains``, ``warmup``,
-    ``draws``, ``adapt_delta``, ``max_treedepth``. The Stan seed is drawn from ``rng``.
+
+def fit_row(res: Any) -> dict[str, Any]:
+    """The probabilities and sampler diagnostics of a hierarchical fit, as row columns.
+
+    Shared by the simulation adapter and the real-data analyses, so both report a fit
+    the same way.
     """
-    from cvcompare.hierarchical import fit_hierarchical
-
-    s = _settings(
-        settings,
-        {
-            "rope": (-0.01, 0.01),
-            "nu_prior": "hyper",
-            "top_level": "student",
-            "runner": "auto",
-            "chains": 4,
-            "warmup": 1000,
-            "draws": 1000,
-            "adapt_delta": 0.8,
-            "max_treedepth": 10,
-        },
-        "hierarchical",
-    )
-    rho = np.asarray(sim.rho, dtype=float)
-    res = fit_hierarchical(
-        sim.diffs,
-        rho=float(rho[0]) if np.all(rho == rho[0]) else rho,
-        rope=check_rope(s["rope"]),
-        nu_prior=s["nu_prior"],
-        top_level=s["top_level"],
-        runner=s["runner"],
-        chains=s["chains"],
-        warmup=s["warmup"],
-        draws=s["draws"],
-        adapt_delta=s["adapt_delta"],
-        max_treedepth=s["max_treedepth"],
-        seed=int(rng.integers(2**31 - 1)),
-    )
     p_left, p_rope, p_right = res.probs()
     d0_left, d0_rope, d0_right = res.delta0_probs
-    truth = np.asarray(sim.true_delta, dtype=float)
     diag = res.diagnostics
     return {
         "p_left": p_left,
@@ -183,10 +241,50 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
         "delta0_p_left": d0_left,
         "delta0_p_rope": d0_rope,
         "delta0_p_right": d0_right,
-        "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
-        "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
         "diag_ok": bool(diag.ok),
         "rhat_max": max(diag.rhat.values()),
         "ess_min": min(min(diag.ess_bulk.values()), min(diag.ess_tail.values())),
         "divergences": int(diag.divergences),
+        "runner": str(res.runner),
+    }
+
+
+def fit_settings(settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Keyword arguments of ``fit_hierarchical`` from checked settings; seed drawn from ``rng``."""
+    return {**settings, "rope": check_rope(settings["rope"]), "seed": int(rng.integers(2**31 - 1))}
+
+
+@register(
+    "hierarchical",
+    defaults=HIERARCHICAL_DEFAULTS,
+    columns={
+        "p_left",
+        "p_rope",
+        "p_right",
+        "delta0_p_left",
+        "delta0_p_rope",
+        "delta0_p_right",
+        "sq_err_mle",
+        "sq_err_shrinkage",
+        *DIAGNOSTIC_COLUMNS,
+    },
+)
+def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Bayesian hierarchical model (Corani et al. 2017, Sec. 3) on the fold differences.
+
+    Settings: those of :data:`HIERARCHICAL_DEFAULTS`. The Stan seed is drawn from ``rng``.
+    """
+    from cvcompare.hierarchical import fit_hierarchical
+
+    rho = np.asarray(sim.rho, dtype=float)
+    res = fit_hierarchical(
+        sim.diffs,
+        rho=float(rho[0]) if np.all(rho == rho[0]) else rho,
+        **fit_settings(settings, rng),
+    )
+    truth = np.asarray(sim.true_delta, dtype=float)
+    return {
+        **fit_row(res),
+        "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
+        "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
     }

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
+from cvcompare import __version__
 from cvcompare._validation import check_int
 from cvcompare.experiments.registry import TESTS
 from cvcompare.seeding import replication_rng
@@ -79,6 +80,7 @@ def run_replication(
         "q": q,
         "mean_true_delta": float(np.mean(sim.true_delta)),
         "n_regenerated": int(np.sum(sim.n_regenerated)),
+        "cvcompare_version": __version__,
     }
     rows = []
     for t in tests:

@@ -1,17 +1,33 @@
 """Declarative experiment files: loading, validation and grid expansion.
 
-An experiment file (``config/experiments/<id>.yaml``) names a base scenario for
-:func:`cvcompare.simulate.scenario.simulate_comparison`, a grid of scenario parameters,
-the number of replications per fidelity, the tests to run with their settings, the
-metrics to aggregate, the figure it feeds and the numbers the paper states. It is checked
-twice: against a JSON Schema (structure and types) and then for consistency (a metric
-names tests that exist, a grid path exists in the scenario, ...). Both steps raise
-:class:`SpecError` with a message that names the file, the place in it and what was
-expected.
+An experiment file (``config/experiments/<id>.yaml``) is one replication target. Its
+``kind`` says how its numbers are obtained:
+
+``simulation`` (the default)
+    A base scenario for :func:`cvcompare.simulate.scenario.simulate_comparison`, a grid of
+    scenario parameters, the number of replications per fidelity, the tests to run on
+    every replication and the metrics (with Monte Carlo standard errors) to aggregate.
+``analysis``
+    A registered analysis (:data:`cvcompare.experiments.analyses.ANALYSES`) run once per
+    grid point on its ``settings``: a closed form, a fixed example whose input table is
+    in the file, or an analysis of the real cross-validation results. It reports the
+    declared metrics directly, each with its own uncertainty ("exact", "Monte Carlo" or
+    "posterior sampling").
+
+Both kinds name the figure and/or the table they feed and the numbers the paper states.
+A file is checked completely when it is loaded: against a JSON Schema (structure and
+types) and then for consistency (every scenario of the grid is a valid scenario, every
+test or analysis setting is known, every metric reads a column its tests write, the
+figure function exists, a claim names a metric, test and grid point that exist). Every
+step raises :class:`SpecError` with a message that names the file, the place in it and
+what was expected, so that a dry run (``snakemake -n``) catches every mistake.
 
 Grid points are labelled Paramspace-style, ``name~value`` joined by ``/`` in the order of
 the ``grid`` list (e.g. ``delta~0.02/m~10/q~50``); the label is part of each replication's
-random-stream key (:func:`cvcompare.seeding.replication_rng`).
+random-stream key (:func:`cvcompare.seeding.replication_rng`). An axis sets one entry of
+the scenario (or of an analysis' settings) to its value (``path``), several entries to
+the same value (``paths``, e.g. a Cauchy's location and scale together), or, for each
+value, a mapping of entries (``sets``: ``{kruschke: {alpha: 2, beta: 0.1}, ...}``).
 """
 
 from __future__ import annotations
@@ -20,7 +36,7 @@ import copy
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,10 +45,12 @@ import jsonschema
 import yaml
 
 from cvcompare.experiments.metrics import METRIC_KINDS
-from cvcompare.experiments.registry import TESTS
+from cvcompare.experiments.registry import COMMON_COLUMNS, TESTS, check_settings
 
 __all__ = [
     "FIDELITIES",
+    "KINDS",
+    "AnalysisSpec",
     "ExperimentSpec",
     "GridAxis",
     "GridPoint",
@@ -47,19 +65,9 @@ __all__ = [
 ]
 
 FIDELITIES = ("smoke", "quick", "paper")
-#: Columns every result row has; grid axes may not take these names (``q`` may be an axis).
-RESERVED_COLUMNS = frozenset(
-    {
-        "experiment",
-        "point",
-        "replication",
-        "root_seed",
-        "test",
-        "mean_true_delta",
-        "n_regenerated",
-        "seconds",
-    }
-)
+KINDS = ("simulation", "analysis")
+#: Result columns that grid axes may not be named after (``q`` may be an axis).
+RESERVED_COLUMNS = COMMON_COLUMNS - {"q"}
 _SAFE_TEXT = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
@@ -146,12 +154,12 @@ def _set_path(mapping: dict[str, Any], path: str, value: object, what: str) -> N
     node: Any = mapping
     for key in keys[:-1]:
         if not isinstance(node, dict) or key not in node:
-            raise SpecError(f"{what}: path {path!r} does not exist in the scenario")
+            raise SpecError(f"{what}: path {path!r} does not exist (scenario or settings)")
         node = node[key]
     if not isinstance(node, dict) or keys[-1] not in node:
         raise SpecError(
             f"{what}: path {path!r} does not exist in the scenario (give the key a default "
-            "value in `scenario` first)"
+            "value in `scenario` first) or in the analysis' settings"
         )
     node[keys[-1]] = value
 
@@ -175,19 +183,29 @@ class GridAxis:
     ----------
     name : str
         Short name used in labels and table columns (e.g. ``"delta"``).
-    path : str
-        Dotted path of the value in the scenario mapping (e.g. ``"delta.value"``).
+    paths : tuple of str
+        Dotted paths of the entries set to the axis value (e.g. ``("delta.value",)``).
     values : tuple
         The values taken, in order.
     by_fidelity : dict
         Optional subsets of ``values`` run at a fidelity (e.g. fewer points at ``smoke``);
         a point keeps its label, hence its random streams, at every fidelity.
+    sets : dict
+        For each value (by its label), a mapping of dotted paths to the values it sets;
+        used instead of ``paths`` when one axis value stands for several settings.
     """
 
     name: str
-    path: str
+    paths: tuple[str, ...]
     values: tuple[Any, ...]
     by_fidelity: dict[str, tuple[Any, ...]] = field(default_factory=dict, hash=False)
+    sets: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False)
+
+    def assignments(self, value: object) -> dict[str, Any]:
+        """The entries (dotted path -> value) that the axis value sets."""
+        if self.sets:
+            return dict(self.sets[format_value(value)])
+        return {path: value for path in self.paths}
 
     def values_at(self, fidelity: str | None) -> tuple[Any, ...]:
         """The values run at ``fidelity`` (all values when it is None or not listed)."""
@@ -241,6 +259,25 @@ class TestSpec:
 
 
 @dataclass(frozen=True)
+class AnalysisSpec:
+    """The analysis of an ``analysis`` experiment.
+
+    Attributes
+    ----------
+    function : str
+        A key of :data:`cvcompare.experiments.analyses.ANALYSES`.
+    settings : dict
+        Settings common to all fidelities; grid axes set entries of this mapping.
+    by_fidelity : dict
+        Settings overridden per fidelity (e.g. fewer Monte Carlo draws at ``smoke``).
+    """
+
+    function: str
+    settings: dict[str, Any] = field(hash=False)
+    by_fidelity: dict[str, dict[str, Any]] = field(hash=False)
+
+
+@dataclass(frozen=True)
 class ExperimentSpec:
     """A validated experiment file.
 
@@ -249,15 +286,27 @@ class ExperimentSpec:
 
     id: str
     title: str
+    kind: str
     source: dict[str, Any] = field(hash=False)
     scenario: dict[str, Any] = field(hash=False)
+    analysis: AnalysisSpec | None
     grid: tuple[GridAxis, ...]
     replications: dict[str, int] = field(hash=False)
     tests: tuple[TestSpec, ...]
     metrics: tuple[dict[str, Any], ...] = field(hash=False)
     figure: dict[str, Any] = field(hash=False)
+    table: dict[str, Any] = field(hash=False)
     paper_numbers: tuple[dict[str, Any], ...] = field(hash=False)
     notes: str = ""
+
+    @property
+    def needs_real_data(self) -> bool:
+        """Whether the experiment reads the real cross-validation results."""
+        if self.analysis is None:
+            return False
+        from cvcompare.experiments.analyses import ANALYSES
+
+        return ANALYSES[self.analysis.function].needs_data
 
     @classmethod
     def from_mapping(
@@ -278,9 +327,10 @@ class ExperimentSpec:
         grid = tuple(
             GridAxis(
                 name=a["name"],
-                path=a["path"],
+                paths=tuple(a["paths"]) if "paths" in a else ((a["path"],) if "path" in a else ()),
                 values=tuple(a["values"]),
                 by_fidelity={k: tuple(v) for k, v in a.get("by_fidelity", {}).items()},
+                sets={format_value(k): dict(v) for k, v in a.get("sets", {}).items()},
             )
             for a in raw.get("grid", [])
         )
@@ -291,18 +341,29 @@ class ExperimentSpec:
                 settings=dict(t.get("settings", {})),
                 by_fidelity={k: dict(v) for k, v in t.get("by_fidelity", {}).items()},
             )
-            for t in raw["tests"]
+            for t in raw.get("tests", [])
         )
+        analysis = None
+        if "analysis" in raw:
+            a = raw["analysis"]
+            analysis = AnalysisSpec(
+                function=a["function"],
+                settings=copy.deepcopy(dict(a.get("settings", {}))),
+                by_fidelity={k: dict(v) for k, v in a.get("by_fidelity", {}).items()},
+            )
         spec = cls(
             id=raw["id"],
             title=raw["title"],
+            kind=raw.get("kind", "simulation"),
             source=dict(raw["source"]),
-            scenario=copy.deepcopy(dict(raw["scenario"])),
+            scenario=copy.deepcopy(dict(raw.get("scenario", {}))),
+            analysis=analysis,
             grid=grid,
-            replications=dict(raw["replications"]),
+            replications=dict(raw.get("replications", {})),
             tests=tests,
             metrics=tuple(dict(m) for m in raw["metrics"]),
             figure=dict(raw.get("figure", {})),
+            table=dict(raw.get("table", {})),
             paper_numbers=tuple(dict(p) for p in raw.get("paper_numbers", [])),
             notes=raw.get("notes", ""),
         )
@@ -313,6 +374,23 @@ class ExperimentSpec:
         def fail(msg: str) -> None:
             raise SpecError(f"{what}: {msg}")
 
+        if self.kind == "analysis" and self.analysis is not None:
+            from cvcompare.experiments.analyses import ANALYSES
+
+            if self.analysis.function not in ANALYSES:
+                fail(
+                    f"analysis.function: unknown analysis {self.analysis.function!r}; known: "
+                    f"{sorted(ANALYSES)}"
+                )
+        self._check_grid(fail)
+        if self.kind == "simulation":
+            metric_labels = self._check_simulation(fail)
+        else:
+            metric_labels = self._check_analysis(fail)
+        self._check_outputs(fail, metric_labels)
+        self._check_claims(fail, metric_labels)
+
+    def _check_grid(self, fail: Callable[[str], None]) -> None:
         names = [a.name for a in self.grid]
         if len(set(names)) != len(names):
             fail(f"grid: axis names must be unique, got {names}")
@@ -323,6 +401,11 @@ class ExperimentSpec:
             labels = list(map(format_value, axis.values))
             if len(set(labels)) != len(labels):
                 fail(f"grid axis {axis.name!r}: values must be distinct, got {list(axis.values)}")
+            if axis.sets and set(axis.sets) != set(labels):
+                fail(
+                    f"grid axis {axis.name!r}: `sets` must have one entry per value; values "
+                    f"{labels}, entries {sorted(axis.sets)}"
+                )
             for fid, subset in axis.by_fidelity.items():
                 extra = [v for v in subset if format_value(v) not in labels]
                 if extra:
@@ -330,36 +413,139 @@ class ExperimentSpec:
                         f"grid axis {axis.name!r}: by_fidelity.{fid} values {extra} are not "
                         f"among the axis values {list(axis.values)}"
                     )
-            _set_path(
-                copy.deepcopy(self.scenario), axis.path, None, f"{what}: grid axis {axis.name!r}"
-            )
+        try:
+            self.points()
+        except SpecError as exc:
+            fail(str(exc))
+
+    def _check_simulation(self, fail: Callable[[str], None]) -> dict[str, set[str]]:
+        from cvcompare.simulate.scenario import check_scenario
+
+        for key in ("scenario", "replications", "tests"):
+            if not getattr(self, key):
+                fail(f"{key}: required by a simulation experiment")
+        if self.analysis is not None:
+            fail("analysis: only an `analysis` experiment has one (set `kind: analysis`)")
+        for p in self.points():
+            scenario = dict(p.scenario)
+            if "q" not in scenario:
+                fail("scenario: expected the number of data sets under the key 'q'")
+            q = scenario.pop("q")
+            try:
+                check_scenario(scenario, q)
+            except (ValueError, TypeError) as exc:
+                fail(f"scenario at grid point {p.label}: {exc}")
         ids = [t.id for t in self.tests]
         if len(set(ids)) != len(ids):
             fail(f"tests: ids must be unique, got {ids}")
+        columns: dict[str, frozenset[str]] = {}
         for t in self.tests:
             if t.test not in TESTS:
                 fail(f"test {t.id!r}: unknown test {t.test!r}; known tests: {sorted(TESTS)}")
             unknown = set(t.by_fidelity) - set(FIDELITIES)
             if unknown:
                 fail(f"test {t.id!r}: by_fidelity keys must be among {FIDELITIES}, got {unknown}")
+            for fid in FIDELITIES:
+                try:
+                    check_settings(TESTS[t.test], t.resolved(fid)["settings"], f"test {t.id!r}")
+                except ValueError as exc:
+                    fail(str(exc))
+            columns[t.id] = TESTS[t.test].columns | COMMON_COLUMNS | self._grid_names()
         metric_labels: dict[str, set[str]] = {}
         for m in self.metrics:
             if m["id"] in metric_labels:
                 fail(f"metrics: duplicate id {m['id']!r}")
             if m["kind"] not in METRIC_KINDS:
                 fail(
-                    f"metric {m['id']!r}: unknown kind {m['kind']!r}; known: {sorted(METRIC_KINDS)}"
+                    f"metric {m['id']!r}: unknown kind {m['kind']!r} for a simulation; known: "
+                    f"{sorted(METRIC_KINDS)}"
                 )
             used = list(m.get("tests", ids))
             for tid in used + ([m["baseline"]] if "baseline" in m else []):
                 if tid not in ids:
                     fail(f"metric {m['id']!r}: test {tid!r} is not among the tests {ids}")
+            for tid in used:
+                for col in m["columns"] if "columns" in m else [m["column"]]:
+                    if col not in columns[tid]:
+                        fail(
+                            f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
+                            f"columns: {sorted(columns[tid])}"
+                        )
             if m["kind"] == "paired_difference":
                 if "baseline" not in m:
                     fail(f"metric {m['id']!r}: kind paired_difference needs a `baseline` test")
                 metric_labels[m["id"]] = {f"{t} - {m['baseline']}" for t in used}
             else:
                 metric_labels[m["id"]] = set(used)
+        return metric_labels
+
+    def _check_analysis(self, fail: Callable[[str], None]) -> dict[str, set[str]]:
+        from cvcompare.experiments.analyses import ANALYSES
+
+        if self.analysis is None:
+            fail("analysis: required by an `analysis` experiment")
+        for key in ("scenario", "replications", "tests"):
+            if getattr(self, key):
+                fail(f"{key}: not used by an `analysis` experiment (it has `analysis`)")
+        name = self.analysis.function
+        if name not in ANALYSES:
+            fail(f"analysis.function: unknown analysis {name!r}; known: {sorted(ANALYSES)}")
+        entry = ANALYSES[name]
+        unknown = set(self.analysis.by_fidelity) - set(FIDELITIES)
+        if unknown:
+            fail(f"analysis.by_fidelity keys must be among {FIDELITIES}, got {unknown}")
+        for fid in FIDELITIES:
+            for p in self.points(fid):
+                try:
+                    entry.check(self.settings_at(p, fid))
+                except (ValueError, TypeError) as exc:
+                    fail(f"analysis {name!r} at grid point {p.label} ({fid}): {exc}")
+        metric_labels: dict[str, set[str]] = {}
+        for m in self.metrics:
+            if m["id"] in metric_labels:
+                fail(f"metrics: duplicate id {m['id']!r}")
+            if m["kind"] != "reported":
+                fail(
+                    f"metric {m['id']!r}: an analysis reports its metrics directly; expected "
+                    f"kind `reported`, got {m['kind']!r}"
+                )
+            if m["id"] not in entry.metrics:
+                fail(
+                    f"metric {m['id']!r}: analysis {name!r} does not report it; it reports "
+                    f"{sorted(entry.metrics)}"
+                )
+            if "tests" not in m:
+                fail(f"metric {m['id']!r}: list the `tests` (row labels) it is reported for")
+            metric_labels[m["id"]] = set(m["tests"])
+        return metric_labels
+
+    def _grid_names(self) -> set[str]:
+        return {a.name for a in self.grid}
+
+    def _check_outputs(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
+        if not self.figure and not self.table:
+            fail("expected a `figure`, a `table` or both")
+        if self.figure:
+            from cvcompare.plots.figures import FIGURES
+
+            if self.figure["function"] not in FIGURES:
+                fail(
+                    f"figure.function: unknown figure {self.figure['function']!r}; known: "
+                    f"{sorted(FIGURES)}"
+                )
+        if self.table:
+            allowed = self._grid_names() | {"test", "metric"}
+            for key in ("rows", "columns"):
+                bad = [c for c in self.table[key] if c not in allowed]
+                if bad:
+                    fail(f"table.{key}: {bad} are not among {sorted(allowed)}")
+            for mid in self.table.get("metrics", []):
+                if mid not in metrics:
+                    fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
+
+    def _check_claims(
+        self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]
+    ) -> None:
         grid_values = {a.name: {format_value(v) for v in a.values} for a in self.grid}
         for i, claim in enumerate(self.paper_numbers):
             where = f"paper_numbers[{i}]"
@@ -386,19 +572,32 @@ class ExperimentSpec:
             Restrict each axis to the values it runs at this fidelity
             (``by_fidelity``); all points when omitted.
 
+        Returns
+        -------
+        list of GridPoint
+            Each with the base mapping (the scenario of a simulation, the analysis'
+            settings of an analysis) filled in with the point's values.
+
         Examples
         --------
         An experiment with ``grid: [{name: q, path: q, values: [10, 20]}]`` has the points
         labelled ``"q~10"`` and ``"q~20"``.
         """
         out = []
+        base = self.scenario
+        if self.analysis is not None:
+            from cvcompare.experiments.analyses import ANALYSES
+
+            entry = ANALYSES.get(self.analysis.function)
+            base = {**(entry.defaults if entry else {}), **self.analysis.settings}
         for combo in itertools.product(*(a.values_at(fidelity) for a in self.grid)):
-            scenario = copy.deepcopy(self.scenario)
+            mapping = copy.deepcopy(base)
             params = {}
             for axis, value in zip(self.grid, combo, strict=True):
-                _set_path(scenario, axis.path, value, f"{self.id}: grid axis {axis.name!r}")
+                for path, val in axis.assignments(value).items():
+                    _set_path(mapping, path, val, f"{self.id}: grid axis {axis.name!r}")
                 params[axis.name] = value
-            out.append(GridPoint(label=point_label(params), params=params, scenario=scenario))
+            out.append(GridPoint(label=point_label(params), params=params, scenario=mapping))
         return out
 
     def point(self, label: str) -> GridPoint:
@@ -407,6 +606,11 @@ class ExperimentSpec:
             if p.label == label:
                 return p
         raise SpecError(f"{self.id}: no grid point labelled {label!r}")
+
+    def settings_at(self, point: GridPoint, fidelity: str) -> dict[str, Any]:
+        """An analysis' settings at a grid point, with the fidelity's overrides applied."""
+        assert self.analysis is not None
+        return {**point.scenario, **self.analysis.by_fidelity.get(fidelity, {})}
 
     def n_replications(self, fidelity: str) -> int:
         """Number of replications per grid point at a fidelity."""
@@ -430,6 +634,28 @@ class ExperimentSpec:
             "params": dict(point.params),
             "scenario": copy.deepcopy(point.scenario),
             "tests": [t.resolved(fidelity) for t in self.tests],
+            "root_seed": int(root_seed),
+        }
+
+    def analysis_job(self, fidelity: str, root_seed: int) -> dict[str, Any]:
+        """Everything an analysis experiment's results depend on, as plain data.
+
+        The keyword arguments of :func:`cvcompare.experiments.analyses.run_analysis` apart
+        from the data; a workflow parameter, so editing a setting reruns the analysis.
+        """
+        assert self.analysis is not None
+        return {
+            "experiment": self.id,
+            "function": self.analysis.function,
+            "points": [
+                {
+                    "point": p.label,
+                    "params": dict(p.params),
+                    "settings": self.settings_at(p, fidelity),
+                }
+                for p in self.points(fidelity)
+            ],
+            "metrics": [{"id": m["id"], "tests": list(m["tests"])} for m in self.metrics],
             "root_seed": int(root_seed),
         }
 

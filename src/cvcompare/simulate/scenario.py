@@ -81,7 +81,7 @@ from .friedman import (
 )
 from .generators import bn_data, check_theta_star, nb_features_data, nb_theta_g
 
-__all__ = ["SimulatedComparison", "simulate_comparison"]
+__all__ = ["SimulatedComparison", "check_scenario", "simulate_comparison"]
 
 #: A data set is redrawn at most this many times before the simulation gives up.
 MAX_REGENERATIONS = 1000
@@ -193,15 +193,29 @@ def _stack(results: list[PairedCVResult]) -> tuple[np.ndarray, np.ndarray, np.nd
     return acc_a, acc_b, rho
 
 
-def _binary_comparison(
-    gen_spec: Mapping, scenario: Mapping, q: int, gen: np.random.Generator
-) -> SimulatedComparison:
+@dataclass(frozen=True)
+class _BinaryPlan:
+    """A checked scenario of the ``nb_features`` or ``bn_vs_zeror`` generator."""
+
+    name: str
+    runs: int
+    folds: int
+    dist: object
+    alpha: int
+    theta_star: float
+    regenerate: bool
+    size_spec: object
+    negative: str
+
+
+def _binary_plan(gen_spec: Mapping, scenario: Mapping) -> _BinaryPlan:
     name = gen_spec["name"]
     runs, folds = _cv_design(scenario)
     if "delta" not in scenario:
         raise ValueError(f"delta: required by the {name!r} generator")
     dist = delta_distribution(_require_mapping(scenario["delta"], "delta"))
     alpha = check_int(gen_spec.get("alpha", 1), "generator.alpha", minimum=1)
+    theta_star, negative = float("nan"), "swap"
     if name == "nb_features":
         theta_star = check_theta_star(gen_spec.get("theta_star", 0.9))
         regenerate = _regenerate(gen_spec, True)
@@ -216,10 +230,23 @@ def _binary_comparison(
         if "n_instances" not in scenario:
             raise ValueError("n_instances: required by the 'bn_vs_zeror' generator")
         size_spec = scenario["n_instances"]
+    sizes = (
+        size_spec
+        if isinstance(size_spec, Sequence) and not isinstance(size_spec, str)
+        else [size_spec]
+    )
+    if len(sizes) == 0:
+        raise ValueError("n_instances: expected a non-empty list of sizes")
+    smallest = min(check_int(v, "n_instances", minimum=2) for v in sizes)
+    check_cv_design(runs, folds, smallest)
+    return _BinaryPlan(name, runs, folds, dist, alpha, theta_star, regenerate, size_spec, negative)
 
-    delta = dist.sample(q, gen)
-    sizes = _sizes(size_spec, q, gen)
-    check_cv_design(runs, folds, int(sizes.min()))
+
+def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> SimulatedComparison:
+    name, runs, folds, alpha = plan.name, plan.runs, plan.folds, plan.alpha
+    theta_star, regenerate, negative = plan.theta_star, plan.regenerate, plan.negative
+    delta = plan.dist.sample(q, gen)
+    sizes = _sizes(plan.size_spec, q, gen)
     if name == "nb_features":
         nb_theta_g(theta_star, delta)  # refuse infeasible deltas before simulating
     elif negative == "error" and np.any(delta < 0):
@@ -278,13 +305,20 @@ def _binary_comparison(
     )
 
 
-def _friedman_comparison(
-    gen_spec: Mapping,
-    scenario: Mapping,
-    q: int,
-    gen: np.random.Generator,
-    ground_truth: Mapping | None,
-) -> SimulatedComparison:
+@dataclass(frozen=True)
+class _FriedmanPlan:
+    """A checked scenario of the ``friedman`` generator."""
+
+    runs: int
+    folds: int
+    learners: tuple[str, str]
+    regenerate: bool
+    pool: tuple
+    per_function: int | None
+    truth: Mapping
+
+
+def _friedman_plan(gen_spec: Mapping, scenario: Mapping, q: int) -> _FriedmanPlan:
     for key in ("delta", "n_instances"):
         if key in scenario:
             raise ValueError(f"{key}: not used by the 'friedman' generator (settings fix it)")
@@ -303,26 +337,39 @@ def _friedman_comparison(
     unknown = [s for s in ids if s not in all_settings]
     if unknown:
         raise ValueError(f"generator.settings: unknown setting id(s) {unknown[:5]}")
-    pool = [all_settings[s] for s in ids]
+    pool = tuple(all_settings[s] for s in ids)
+    per = None
     if "per_function" in gen_spec:
         per = check_int(gen_spec["per_function"], "generator.per_function", minimum=1)
         if q != 3 * per:
             raise ValueError(f"q: expected 3 * per_function = {3 * per} data sets, got {q}")
+        for f in (1, 2, 3):
+            available = sum(s.function == f for s in pool)
+            if available < per:
+                raise ValueError(
+                    f"generator.per_function: {per} settings of F#{f} requested but the pool "
+                    f"has {available}"
+                )
+    elif q > len(pool):
+        raise ValueError(f"q: at most {len(pool)} settings in the pool, got {q}")
+    truth = _require_mapping(gen_spec.get("ground_truth", {}), "generator.ground_truth")
+    return _FriedmanPlan(runs, folds, learners, regenerate, pool, per, truth)
+
+
+def _friedman_comparison(
+    plan: _FriedmanPlan, q: int, gen: np.random.Generator, ground_truth: Mapping | None
+) -> SimulatedComparison:
+    runs, folds, learners, regenerate = plan.runs, plan.folds, plan.learners, plan.regenerate
+    pool, per = list(plan.pool), plan.per_function
+    if per is not None:
         chosen = []
         for f in (1, 2, 3):
             candidates = [s for s in pool if s.function == f]
-            if len(candidates) < per:
-                raise ValueError(
-                    f"generator.per_function: {per} settings of F#{f} requested but the pool "
-                    f"has {len(candidates)}"
-                )
             chosen += [candidates[i] for i in gen.choice(len(candidates), per, replace=False)]
     else:
-        if q > len(pool):
-            raise ValueError(f"q: at most {len(pool)} settings in the pool, got {q}")
         chosen = [pool[i] for i in gen.choice(len(pool), q, replace=False)]
 
-    truth = dict(_require_mapping(gen_spec.get("ground_truth", {}), "generator.ground_truth"))
+    truth = dict(plan.truth)
     truth.update(_require_mapping(ground_truth or {}, "ground_truth"))
     missing = [s.id for s in chosen if s.id not in truth]
     if missing:
@@ -393,9 +440,20 @@ def simulate_comparison(
     >>> sim.diffs.shape
     (3, 100)
     """
+    q = check_int(q, "q", minimum=1)
+    plan = _plan(scenario, q)
+    gen = as_generator(rng)
+    if isinstance(plan, _FriedmanPlan):
+        return _friedman_comparison(plan, q, gen, ground_truth)
+    if ground_truth is not None:
+        name = scenario["generator"]["name"]
+        raise ValueError(f"ground_truth: only used by the 'friedman' generator, not {name!r}")
+    return _binary_comparison(plan, q, gen)
+
+
+def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan:
     scenario = _require_mapping(scenario, "scenario")
     _check_keys(scenario, _TOP_KEYS, "scenario")
-    q = check_int(q, "q", minimum=1)
     if "generator" not in scenario:
         raise ValueError("generator: missing; expected a mapping with a 'name' key")
     gen_spec = _require_mapping(scenario["generator"], "generator")
@@ -403,9 +461,21 @@ def simulate_comparison(
     if name not in _GENERATOR_KEYS:
         raise ValueError(f"generator.name: expected one of {sorted(_GENERATOR_KEYS)}, got {name!r}")
     _check_keys(gen_spec, _GENERATOR_KEYS[name] | {"name"}, "generator")
-    gen = as_generator(rng)
     if name == "friedman":
-        return _friedman_comparison(gen_spec, scenario, q, gen, ground_truth)
-    if ground_truth is not None:
-        raise ValueError(f"ground_truth: only used by the 'friedman' generator, not {name!r}")
-    return _binary_comparison(gen_spec, scenario, q, gen)
+        return _friedman_plan(gen_spec, scenario, q)
+    return _binary_plan(gen_spec, scenario)
+
+
+def check_scenario(scenario: Mapping, q: int) -> None:
+    """Check a scenario completely without simulating anything.
+
+    Every key, the generator's settings, the delta distribution and the cross-validation
+    design are checked exactly as :func:`simulate_comparison` checks them, so an experiment
+    file can be refused when it is loaded rather than in every simulation job.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the scenario entry and what was expected.
+    """
+    _plan(scenario, check_int(q, "q", minimum=1))

@@ -1,0 +1,234 @@
+"""Analyses: experiment targets that are computed once rather than simulated.
+
+An ``analysis`` experiment file names one of :data:`ANALYSES` and its settings; the
+workflow runs it once per grid point with :func:`run_analysis`. Three families live here:
+
+- :mod:`~.closed_form`: numbers that follow from a formula (e.g. the Gamma priors on the
+  degrees of freedom, Corani et al. 2017, Table 1);
+- :mod:`~.examples`: fixed worked examples whose input table is part of the experiment
+  file (the Friedman / Nemenyi tutorial, the signed-rank example of Benavoli et al. 2014);
+- :mod:`~.real_data`: analyses of the real cross-validation results (learner pairs,
+  data-set subsets), read with :func:`cvcompare.io.read_accuracies`.
+
+An analysis function ``fn(settings, data, rng) -> AnalysisOutput`` gets its checked
+settings (defaults filled in), the real results as a tidy table (or ``None`` if it does
+not read them) and a random generator keyed by the experiment and the grid point; it
+reports each number with its uncertainty: ``"exact"`` (a closed form or a deterministic
+computation, standard error 0), ``"Monte Carlo"`` or ``"posterior sampling"`` (the
+standard error of a posterior mean estimated from Stan draws). Figure data (densities,
+boxplot inputs) go in ``figure_data``, so that figure functions compute no statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cvcompare.experiments.registry import check_settings
+from cvcompare.seeding import replication_rng
+
+__all__ = [
+    "ANALYSES",
+    "UNCERTAINTIES",
+    "AnalysisOutput",
+    "RegisteredAnalysis",
+    "register_analysis",
+    "reported",
+    "run_analysis",
+]
+
+#: The kinds of uncertainty a reported number may carry.
+UNCERTAINTIES = ("exact", "Monte Carlo", "posterior sampling")
+
+
+def reported(
+    test: str,
+    metric: str,
+    value: float,
+    *,
+    se: float = 0.0,
+    n: int = 1,
+    uncertainty: str = "exact",
+) -> dict[str, Any]:
+    """One reported number: a row of the aggregate table.
+
+    Parameters
+    ----------
+    test : str
+        The row label (a test, a model variant or a learner), as listed in the experiment
+        file's ``metrics[].tests``.
+    metric : str
+        The metric id.
+    value, se : float
+        The number and its standard error (0 for an exact number).
+    n : int
+        What the number is based on (draws, replications; 1 for a closed form).
+    uncertainty : str
+        One of :data:`UNCERTAINTIES`.
+    """
+    if uncertainty not in UNCERTAINTIES:
+        raise ValueError(f"uncertainty: expected one of {UNCERTAINTIES}, got {uncertainty!r}")
+    return {
+        "test": test,
+        "metric": metric,
+        "value": float(value),
+        "se": float(se),
+        "n": int(n),
+        "uncertainty": uncertainty,
+    }
+
+
+@dataclass(frozen=True)
+class AnalysisOutput:
+    """What an analysis returns for one grid point.
+
+    Attributes
+    ----------
+    rows : list of dict
+        Reported numbers (:func:`reported`).
+    figure_data : pandas.DataFrame or None
+        Tidy data a figure draws (no statistics left to compute), or None.
+    """
+
+    rows: list[dict[str, Any]]
+    figure_data: pd.DataFrame | None = None
+
+
+Analysis = Callable[[dict[str, Any], pd.DataFrame | None, np.random.Generator], AnalysisOutput]
+
+
+@dataclass(frozen=True)
+class RegisteredAnalysis:
+    """An analysis an experiment file can name.
+
+    Attributes
+    ----------
+    function : callable
+        ``function(settings, data, rng) -> AnalysisOutput``.
+    defaults : mapping
+        Every setting it accepts, with its default.
+    metrics : frozenset of str
+        The metric ids it can report.
+    needs_data : bool
+        Whether it reads the real cross-validation results.
+    validate : callable or None
+        ``validate(settings)`` raising ``ValueError`` on a bad (complete) setting, so that
+        a dry run catches it.
+    """
+
+    function: Analysis
+    defaults: Mapping[str, Any]
+    metrics: frozenset[str]
+    needs_data: bool
+    validate: Callable[[dict[str, Any]], None] | None = field(default=None)
+
+    def check(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Check settings; return them with the defaults filled in."""
+        full = check_settings(self, settings, "analysis")
+        if self.validate is not None:
+            self.validate(full)
+        return full
+
+
+ANALYSES: dict[str, RegisteredAnalysis] = {}
+
+
+def register_analysis(
+    name: str,
+    *,
+    defaults: Mapping[str, Any],
+    metrics: Sequence[str],
+    needs_data: bool = False,
+    validate: Callable[[dict[str, Any]], None] | None = None,
+) -> Callable[[Analysis], Analysis]:
+    """Register an analysis under ``name`` (a decorator)."""
+
+    def deco(fn: Analysis) -> Analysis:
+        if name in ANALYSES:
+            raise ValueError(f"analysis {name!r} is registered twice")
+        ANALYSES[name] = RegisteredAnalysis(
+            fn, dict(defaults), frozenset(metrics), needs_data, validate
+        )
+        return fn
+
+    return deco
+
+
+def run_analysis(
+    *,
+    experiment: str,
+    function: str,
+    points: Sequence[Mapping[str, Any]],
+    metrics: Sequence[Mapping[str, Any]],
+    root_seed: int,
+    data: pd.DataFrame | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Run an analysis at every grid point.
+
+    Parameters
+    ----------
+    experiment, function : str
+        The experiment id and the analysis name (a key of :data:`ANALYSES`).
+    points : sequence of mapping
+        ``{"point", "params", "settings"}`` of each grid point
+        (:meth:`cvcompare.experiments.spec.ExperimentSpec.analysis_job`).
+    metrics : sequence of mapping
+        ``{"id", "tests"}``: the numbers to keep; each must be reported.
+    root_seed : int
+        The project's root seed; point ``p`` uses ``replication_rng(root_seed, experiment,
+        p, 0)``.
+    data : pandas.DataFrame, optional
+        The real cross-validation results (:func:`cvcompare.io.read_accuracies`), for an
+        analysis that reads them.
+
+    Returns
+    -------
+    aggregate : pandas.DataFrame
+        One row per grid point, test and metric: ``experiment``, ``point``, the grid
+        columns, ``test``, ``metric``, ``value``, ``se``, ``n``, ``uncertainty``.
+    figure_data : pandas.DataFrame
+        The points' figure data with ``experiment``, ``point`` and the grid columns in
+        front (empty when the analysis draws nothing).
+    """
+    if function not in ANALYSES:
+        raise ValueError(f"function: unknown analysis {function!r}; known: {sorted(ANALYSES)}")
+    entry = ANALYSES[function]
+    if entry.needs_data and data is None:
+        raise ValueError(f"data: analysis {function!r} reads the real cross-validation results")
+    wanted = {(t, m["id"]) for m in metrics for t in m["tests"]}
+    rows, figure_parts = [], []
+    for p in points:
+        settings = entry.check(p["settings"])
+        rng = replication_rng(root_seed, experiment, p["point"], 0)
+        out = entry.function(settings, data if entry.needs_data else None, rng)
+        front = {"experiment": experiment, "point": p["point"], **p["params"]}
+        got = {(r["test"], r["metric"]) for r in out.rows}
+        missing = sorted(wanted - got)
+        if missing:
+            raise ValueError(
+                f"{experiment} at {p['point']}: analysis {function!r} did not report "
+                f"(test, metric) {missing[:5]}"
+            )
+        rows += [{**front, **r} for r in out.rows if (r["test"], r["metric"]) in wanted]
+        if out.figure_data is not None:
+            part = out.figure_data.copy()
+            for i, (key, val) in enumerate(front.items()):
+                part.insert(i, key, val)
+            figure_parts.append(part)
+    grid = list(points[0]["params"]) if points else []
+    columns = ["experiment", "point", *grid, "test", "metric", "value", "se", "n", "uncertainty"]
+    aggregate = (
+        pd.DataFrame(rows, columns=columns)
+        .sort_values(["point", "metric", "test"], kind="stable")
+        .reset_index(drop=True)
+    )
+    figure_data = pd.concat(figure_parts, ignore_index=True) if figure_parts else pd.DataFrame()
+    return aggregate, figure_data
+
+
+# Register the analyses (imported for their side effect on ANALYSES).
+from cvcompare.experiments.analyses import closed_form  # noqa: E402, F401
