@@ -21,6 +21,8 @@ boxplot inputs) go in ``figure_data``, so that figure functions compute no stati
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -230,5 +232,7 @@ def run_analysis(
     return aggregate, figure_data
 
 
-# Register the analyses (imported for their side effect on ANALYSES).
-from cvcompare.experiments.analyses import closed_form  # noqa: E402, F401
+# Every module of this package registers its analyses in ANALYSES when imported; a new
+# module is found without editing this file.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")

@@ -1,10 +1,6 @@
-"""One function per paper figure, drawn from an experiment's aggregate table.
+"""Figures of the simulation studies: operating characteristics against a grid axis.
 
-A figure function reads the tidy aggregate table written by
-:func:`cvcompare.experiments.metrics.aggregate` (columns ``point``, the grid columns,
-``test``, ``metric``, ``value``, ``se``, ``n``) and computes no statistics: it draws each
-estimate with an error bar of two Monte Carlo standard errors. Each returns a
-:class:`matplotlib.figure.Figure` (no global pyplot state).
+Each estimate is drawn with an error bar of two Monte Carlo standard errors.
 
 References
 ----------
@@ -17,29 +13,19 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["FIGURES", "figure_h_f2", "figure_p_f2a"]
+from cvcompare.plots.figures._registry import register_figure, select
+
+__all__ = ["figure_h_f2", "figure_p_f2a"]
 
 _MARKERS = {"poisson": "s", "signed_rank": "o", "hierarchical": "D"}
 _COLORS = {"poisson": "tab:blue", "signed_rank": "tab:red"}
 _LABELS = {"poisson": "Poisson-binomial", "signed_rank": "signed-rank"}
 
 
-def _select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFrame:
-    missing = [c for c in ("metric", "test", "value", "se", *needed) if c not in table.columns]
-    if missing:
-        raise ValueError(f"aggregate: missing column(s) {missing}; is this an aggregate table?")
-    sel = table[table["metric"] == metric]
-    if sel.empty:
-        known = sorted(table["metric"].unique())
-        raise ValueError(f"aggregate: no rows for metric {metric!r} (metrics: {known})")
-    return sel
-
-
+@register_figure
 def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Power and type I error against a fixed difference of accuracy (P-F2a).
 
@@ -59,7 +45,7 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
         lines for ``m = 1`` and solid lines for ``m = 10`` runs, as in Corani & Benavoli
         (2015), Fig. 2a; error bars are two Monte Carlo standard errors.
     """
-    sel = _select(aggregate, "power", ["delta", "m", "q"])
+    sel = select(aggregate, "power", ["delta", "m", "q"])
     qs = sorted(sel["q"].unique(), reverse=True)
     fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
     axes = fig.subplots(1, len(qs), squeeze=False, sharey=True)[0]
@@ -89,6 +75,7 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
     return fig
 
 
+@register_figure
 def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Equivalent classifiers: the hierarchical model and the signed-rank test vs q (H-F2).
 
@@ -120,7 +107,7 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     fig = Figure(figsize=(5.5, 4.2), layout="constrained")
     ax = fig.subplots()
     for metric, test, label, marker, style in series:
-        g = _select(aggregate, metric, ["q"])
+        g = select(aggregate, metric, ["q"])
         g = g[g["test"] == test].sort_values("q")
         if g.empty:
             raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
@@ -141,9 +128,3 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     if title:
         ax.set_title(title)
     return fig
-
-
-FIGURES: dict[str, Callable[..., Figure]] = {
-    "figure_p_f2a": figure_p_f2a,
-    "figure_h_f2": figure_h_f2,
-}
