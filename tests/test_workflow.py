@@ -121,6 +121,42 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
     assert "replication 2 done" in log.read_text()
 
 
+def test_the_campaign_is_the_same_bytes_on_one_cpu_and_other_chunks(smoke, tmp_path):
+    # The whole smoke campaign again, on one visible CPU (taskset), one core, and other
+    # chunk sizes: every table and figure (CSV, Markdown, PNG, PDF) and every aggregate
+    # must be byte-identical to the first run.
+    if shutil.which("taskset") is None:
+        pytest.skip("taskset (util-linux) is absent")
+    work = workdir_with_config(tmp_path)
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    config["chunk_size"] = {"default": 3}
+    path.write_text(yaml.safe_dump(config))
+    extra = [f"accuracies={REAL}"] if REAL.is_file() else []
+    cmd = [
+        "taskset",
+        "-c",
+        "0",
+        str(BIN / "snakemake"),
+        "--snakefile",
+        str(ROOT / "workflow" / "Snakefile"),
+        "--directory",
+        str(work),
+        "--cores",
+        "1",
+        "--config",
+        "fidelity=smoke",
+        *extra,
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
+    first = sorted(p.relative_to(smoke) for p in (smoke / "figures").iterdir())
+    assert first == sorted(p.relative_to(work) for p in (work / "figures").iterdir())
+    first += sorted(p.relative_to(smoke) for p in smoke.glob("results/smoke/*/aggregate.csv"))
+    for rel in first:
+        assert (work / rel).read_bytes() == (smoke / rel).read_bytes(), rel
+
+
 def _small(work, cores, chunk, workers=1, *extra):
     # nested entries cannot be given with --config (Snakemake reads them as text): edit
     # the work directory's copy of the configuration instead
