@@ -71,23 +71,8 @@ def next_dataset_probs(
 ) -> tuple[float, float, float]:
     """Probabilities that left / rope / right is the most probable region for the next delta.
 
-    The shares of the draws' votes (:func:`next_dataset_votes`).
-
-    Parameters
-    ----------
-    delta0, sigma0, nu : numpy.ndarray, shape (draws,)
-        Posterior draws; ``nu = inf`` means a Gaussian top level.
-    rope : tuple of float
-        ``(low, high)`` on the scale of ``delta0``.
-
-    Returns
-    -------
-    tuple of float
-        ``(p_left, p_rope, p_right)``, summing to one.
-
-    References
-    ----------
-    Corani et al. (2017), Sec. 3.2, steps 1-3.
+    The shares of the draws' votes (:func:`next_dataset_votes`, which takes the same
+    arguments): ``(p_left, p_rope, p_right)``, summing to one.
     """
     votes = np.bincount(next_dataset_votes(delta0, sigma0, nu, rope), minlength=3) / delta0.size
     return float(votes[0]), float(votes[1]), float(votes[2])
