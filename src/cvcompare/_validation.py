@@ -20,6 +20,7 @@ __all__ = [
     "check_probability",
     "check_rope",
     "check_scale",
+    "check_scaled_rope",
 ]
 
 
@@ -87,15 +88,18 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
         Accuracies (in [0, 1]) or differences of accuracies (in [-1, 1]).
     name : str
         The argument name used in error messages.
-    scale : {"fraction", "percent"}
+    scale : {"fraction", "percent", "raw"}
         ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
-        are divided by 100.
+        are divided by 100; ``"raw"``: any score that is not an accuracy (AUC, F1, RMSE,
+        log-loss, ...), returned unchanged in its own unit.
 
     Returns
     -------
     numpy.ndarray
-        The values as fractions.
+        The values as fractions (``"raw"``: as given).
     """
+    if scale == "raw":
+        return arr
     if scale == "fraction":
         if np.any(np.abs(arr) > 1):
             raise ValueError(
@@ -111,7 +115,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
                 f"{np.max(np.abs(arr)):g}"
             )
         return arr / 100.0
-    raise ValueError(f"scale: expected 'fraction' or 'percent', got {scale!r}")
+    raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
 def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
@@ -201,3 +205,12 @@ def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]
             "(-0.01, 0.01) is one accuracy point"
         )
     return low, high
+
+
+def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[float, float]:
+    """Check a rope given for differences on ``scale``.
+
+    In the unit of the scores when ``scale="raw"`` (:func:`check_rope`); otherwise on the
+    fraction scale of accuracies (:func:`check_fraction_rope`), also for percentages.
+    """
+    return check_rope(rope, name) if scale == "raw" else check_fraction_rope(rope, name)
