@@ -189,7 +189,8 @@ def correlated_ttest(
     ----------
     x : array_like, shape (n,)
         Differences of the scores (first learner minus second: positive values speak for
-        the first learner) on the ``n = m k`` test folds of ``m`` runs of ``k``-fold cross-validation; at least two.
+        the first learner) on the ``n = m k`` test folds of ``m`` runs of ``k``-fold
+        cross-validation; at least two.
     rho : float
         Correlation between the differences, in [0, 1); the heuristic is
         ``n_test / n_total`` (``1/k`` for ``k``-fold cross-validation). ``rho = 0`` gives
