@@ -102,11 +102,22 @@ def test_rank_on_real_file_matches_independent_ranks_and_writes_cd_diagram(capsy
         axis=0,
     )
     n, k = len(means["nbc"]), len(learners)
-    assert [r["learner"] for r in rows[:-1]] == learners
-    np.testing.assert_allclose([r["avg_rank"] for r in rows[:-1]], avg_ranks, rtol=1e-12)
+    ranked = [r for r in rows if "learner" in r]
+    (summary,) = [r for r in rows if "friedman_chi2" in r]
+    assert [r["learner"] for r in ranked] == learners
+    np.testing.assert_allclose([r["avg_rank"] for r in ranked], avg_ranks, rtol=1e-12)
     # Demsar (2006), Friedman statistic from the average ranks
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(avg_ranks**2) - k * (k + 1) ** 2 / 4)
-    assert rows[-1]["friedman_chi2"] == pytest.approx(chi2, rel=1e-12)
+    assert summary["friedman_chi2"] == pytest.approx(chi2, rel=1e-12)
+    # the significantly different pairs are listed: |rank difference| > CD, from the ranks
+    pairs = {r["significantly_different"] for r in rows if "significantly_different" in r}
+    expected = {
+        f"{learners[i]} vs {learners[j]}"
+        for i in range(k)
+        for j in range(i + 1, k)
+        if abs(avg_ranks[i] - avg_ranks[j]) > summary["nemenyi_cd"]
+    }
+    assert pairs == (expected or {"none"})
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -128,11 +139,13 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     table = pd.read_csv(io.StringIO(out))
     counts = table["test"].value_counts().to_dict()
     assert counts.pop("correlated-t") == 8  # one row per data set
-    assert set(counts.values()) == {1} and len(counts) == 5
+    assert set(counts.values()) == {1} and len(counts) == 6
     # rf is better by 0.05 on every data set: every test speaks for a = rf
     by_test = table.set_index("test")
     assert by_test.loc["poisson", "decision"] == "a"
     assert by_test.loc["bayes-signed-rank", "decision"] == "right"
+    assert by_test.loc["bayes-sign", "decision"] == "right"
+    assert by_test.loc["bayes-sign", "n_right"] == 8
     assert by_test.loc["idp-signed-rank", "decision"] == "a"
     # all 8 mean differences positive: exact two-sided p-value 2 / 2^8
     assert by_test.loc["signed-rank", "pvalue"] == pytest.approx(2 / 2**8, rel=1e-12)
@@ -172,7 +185,7 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["compare", "/nonexistent/file.csv", "--a", "rf", "--b", "svm"], "FILE"),
         (["rank", "{csv}", "--alpha", "2"], "alpha"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--seed", "-1"], "--seed"),
-        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "n_samples"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "--n-samples"),
         (["frobnicate"], "invalid choice"),
     ],
 )
