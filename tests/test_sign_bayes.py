@@ -24,8 +24,13 @@ def _stick_breaking_max_shares(alpha, n, seed):
 
 @pytest.mark.parametrize(
     "alpha",
-    [(2.0, 2.0, 2.0), (1e-4, 5.0, 1.0001), (30.0001, 1.0001, 23.0001), (0.5001, 1e-4, 0.5001),
-     (3.0, 1.5, 2.5)],
+    [
+        (2.0, 2.0, 2.0),
+        (1e-4, 5.0, 1.0001),
+        (30.0001, 1.0001, 23.0001),
+        (0.5001, 1e-4, 0.5001),
+        (3.0, 1.5, 2.5),
+    ],
 )
 def test_dirichlet_max_probs_match_stick_breaking_monte_carlo(alpha):
     n = 400_000
