@@ -271,3 +271,67 @@ def test_default_rho_needs_a_multiple_of_ten_folds(capsys, tmp_path):
     assert _run(capsys, *base, "--test", "sign")[0] == 0
     code, out, _ = _run(capsys, *base, "--test", "poisson", "--rho", str(1 / 3))
     assert code == 0 and json.loads(out)[0]["decision"] == "a"
+
+
+def test_help_is_plain_text(capsys):
+    for argv in (["--help"], ["compare", "--help"], ["rank", "--help"], ["report", "--help"]):
+        code, out, _ = _run(capsys, *argv)
+        assert code == 0
+        assert "``" not in out and ":func:" not in out and ":mod:" not in out, argv
+    code, out, _ = _run(capsys, "--help")
+    assert "first learner minus second" in out and "--lower-is-better" in out
+
+
+def _write(tmp_path, rows, name="s.csv") -> Path:
+    path = tmp_path / name
+    pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"]).to_csv(path, index=False)
+    return path
+
+
+def test_rank_refuses_unpaired_folds_like_compare(tmp_path, capsys):
+    rows = [(lrn, f"d{d}", f, 0.5 + 0.01 * f) for lrn in "ab" for d in range(3) for f in range(4)]
+    rows = [r for r in rows if not (r[0] == "b" and r[1] == "d1" and r[2] == 3)]
+    rows.append(("b", "d1", 7, 0.5))
+    path = _write(tmp_path, rows)
+    for argv in (["rank", str(path)], ["compare", str(path), "--a", "a", "--b", "b"]):
+        code, out, err = _run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err.startswith("cvcompare: error: FILE:") and "same (dataset, fold)" in err
+
+
+def test_compare_on_one_data_set_runs_the_correlated_t_test(tmp_path, capsys):
+    gen = np.random.default_rng(0)
+    rows = [(lrn, "only", f, 0.8 + (0.02 if lrn == "a" else 0) + gen.normal(0, 0.01))
+            for f in range(10) for lrn in "ab"]
+    path = _write(tmp_path, rows)
+    code, out, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--format", "json")
+    assert code == 0 and "correlated t-test only" in err
+    (row,) = json.loads(out)
+    assert row["test"] == "correlated-t" and row["dataset"] == "only"
+    code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--test", "sign")
+    assert code == 2 and err.startswith("cvcompare: error: --test:")
+
+
+def test_lower_is_better_in_compare_mirrors_negated_scores(tmp_path, capsys):
+    gen = np.random.default_rng(2)
+    rows = [(lrn, f"d{d}", f, 0.3 + (0.05 if lrn == "a" else 0) + gen.normal(0, 0.02))
+            for d in range(6) for f in range(10) for lrn in "ab"]
+    loss = _write(tmp_path, rows, "loss.csv")
+    neg = _write(tmp_path, [(r[0], r[1], r[2], -r[3]) for r in rows], "neg.csv")
+    common = ["--a", "a", "--b", "b", "--format", "json", "--n-samples", "2000", "--scale", "raw"]
+    _, out_l, _ = _run(capsys, "compare", str(loss), "--lower-is-better", *common)
+    _, out_n, _ = _run(capsys, "compare", str(neg), *common)
+    assert json.loads(out_l) == json.loads(out_n)
+    # a has the higher loss: every Bayesian test speaks for b (left)
+    rows_l = {r["test"]: r for r in json.loads(out_l) if r["test"] != "correlated-t"}
+    assert rows_l["bayes-signed-rank"]["decision"] == "left"
+
+
+def test_errors_name_the_users_option(tmp_path, capsys, small_csv):
+    code, _, err = _run(capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm",
+                        "--rope", "1.5")
+    assert code == 2 and err.startswith("cvcompare: error: --rope:")
+    rows = [(lrn, "d", f, 3.0 + f) for lrn in "ab" for f in range(10)]
+    path = _write(tmp_path, rows)
+    code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b")
+    assert code == 2 and "column 'score'" in err and "--scale" in err

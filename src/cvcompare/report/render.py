@@ -521,8 +521,9 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
             (1, "heatmap-rope.png", "P(practically equivalent)"),
         ):
+            short = "P(row practically better)" if column == 2 else "P(practically equivalent)"
             ax = plot_pairwise_heatmap(
-                _matrix(results, column), results.learners, title=f"{what}, {main}"
+                _matrix(results, column), results.learners, title=f"{short}\n{main}"
             )
             figures[name] = _png(ax)
             b.append(("fig", name, f"{what}, from the {main}."))
