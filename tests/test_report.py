@@ -178,21 +178,8 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
     path = tmp_path / "scores.csv"
     table.to_csv(path, index=False)
     out = tmp_path / "rep"
-    code = main(
-        [
-            "report",
-            str(path),
-            "-o",
-            str(out),
-            "--no-hierarchical",
-            "--n-samples",
-            str(N),
-            "--seed",
-            "3",
-            "--format",
-            "json",
-        ]
-    )
+    same = ["--n-samples", str(N), "--seed", "3", "--format", "json"]
+    code = main(["report", str(path), "-o", str(out), "--no-hierarchical", *same])
     printed, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert json.loads(printed)[0]["pairs"] == 3
@@ -207,28 +194,10 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
     for name in lib.figures:
         assert (out / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # compare prints the same probabilities for a pair (same seed streams)
-    main(
-        [
-            "compare",
-            str(path),
-            "--a",
-            "rf",
-            "--b",
-            "svm",
-            "--test",
-            "bayes-signed-rank",
-            "--n-samples",
-            str(N),
-            "--seed",
-            "3",
-            "--format",
-            "json",
-        ]
-    )
+    main(["compare", str(path), "--a", "rf", "--b", "svm", "--test", "bayes-signed-rank", *same])
     (row,) = json.loads(capsys.readouterr()[0])
-    assert (row["p_left"], row["p_rope"], row["p_right"]) == lib.results.pairs[
-        0
-    ].bayes_signed_rank.probs()
+    first_pair = lib.results.pairs[0]
+    assert (row["p_left"], row["p_rope"], row["p_right"]) == first_pair.bayes_signed_rank.probs()
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")

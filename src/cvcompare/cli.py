@@ -38,28 +38,17 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from cvcompare.hierarchical import fit_hierarchical
 from cvcompare.io import (
     fold_differences,
-    mean_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
 )
 from cvcompare.report import build_report, compare_learners
-from cvcompare.report.analysis import seed_key
+from cvcompare.report.analysis import Settings, run_test
 from cvcompare.stats import (
-    bayesian_correlated_ttest,
-    bayesian_sign_test,
-    bayesian_signed_rank,
-    correlated_ttest,
-    dp_signed_rank,
     friedman_test,
-    idp_signed_rank,
     nemenyi_test,
-    poisson_binomial_test,
-    sign_test,
-    wilcoxon_test,
 )
 
 __all__ = ["main"]
@@ -129,33 +118,42 @@ def _scale(args: argparse.Namespace) -> str:
     return "raw" if args.scale == "raw" else "fraction"
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    """The library's settings of a comparison from the command line's options."""
+    return Settings(
+        rho=args.rho,
+        rope=args.rope,
+        alpha=args.alpha,
+        threshold=0.95,
+        seed=args.seed,
+        n_samples=args.n_samples,
+        scale=_scale(args),
+        higher_is_better=args.higher_is_better,
+    )
+
+
 # ----------------------------------------------------------------------------------------
 # compare
 # ----------------------------------------------------------------------------------------
 
 
-def _rows_correlated_t(x, datasets, args, rng) -> list[Row]:
-    rows = []
-    for name, xi in zip(datasets, x, strict=True):
-        freq = correlated_ttest(xi, rho=args.rho, scale=_scale(args))
-        post = bayesian_correlated_ttest(xi, rho=args.rho, rope=args.rope, scale=_scale(args))
-        rows.append(
-            {
-                "dataset": name,
-                "mean": freq.mean,
-                "statistic": freq.statistic,
-                "pvalue": freq.pvalue,
-                "p_left": post.p_left,
-                "p_rope": post.p_rope,
-                "p_right": post.p_right,
-                "decision": post.decision(),
-            }
-        )
-    return rows
+def _rows_correlated_t(res, datasets, args) -> list[Row]:
+    return [
+        {
+            "dataset": name,
+            "mean": freq.mean,
+            "statistic": freq.statistic,
+            "pvalue": freq.pvalue,
+            "p_left": post.p_left,
+            "p_rope": post.p_rope,
+            "p_right": post.p_right,
+            "decision": post.decision(),
+        }
+        for name, (freq, post) in zip(datasets, res, strict=True)
+    ]
 
 
-def _rows_poisson(x, datasets, args, rng) -> list[Row]:
-    res = poisson_binomial_test(x, rho=args.rho, alpha=args.alpha, scale=_scale(args))
+def _rows_poisson(res, datasets, args) -> list[Row]:
     return [
         {
             "prob_a_better": res.prob_majority,
@@ -165,53 +163,30 @@ def _rows_poisson(x, datasets, args, rng) -> list[Row]:
     ]
 
 
-def _two_sided_rows(test: Callable) -> Callable[..., list[Row]]:
+def _rows_two_sided(res, datasets, args) -> list[Row]:
     """Rows of a two-sided frequentist test on the per-data-set mean differences."""
-
-    def rows(x, datasets, args, rng) -> list[Row]:
-        res = test(mean_differences(x), scale="raw")  # rank tests do not depend on the unit
-        verdict = "different" if res.pvalue < args.alpha else "none"
-        return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
-
-    return rows
+    verdict = "different" if res.pvalue < args.alpha else "none"
+    return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
 
 
-def _rows_bayes_signed_rank(x, datasets, args, rng) -> list[Row]:
-    post = bayesian_signed_rank(
-        mean_differences(x), rope=args.rope, n_samples=args.n_samples, rng=rng, scale=_scale(args)
+def _rows_bayes(res, datasets, args) -> list[Row]:
+    counts = getattr(res, "counts", None)
+    extra = (
+        {} if counts is None else dict(zip(("n_left", "n_rope", "n_right"), counts, strict=True))
     )
     return [
-        {
-            "p_left": post.p_left,
-            "p_rope": post.p_rope,
-            "p_right": post.p_right,
-            "decision": post.decision(),
+        extra
+        | {
+            "p_left": res.p_left,
+            "p_rope": res.p_rope,
+            "p_right": res.p_right,
+            "decision": res.decision(),
         }
     ]
 
 
-def _rows_bayes_sign(x, datasets, args, rng) -> list[Row]:
-    post = bayesian_sign_test(
-        mean_differences(x), rope=args.rope, n_samples=args.n_samples, rng=rng, scale=_scale(args)
-    )
-    return [
-        {
-            "n_left": post.counts[0],
-            "n_rope": post.counts[1],
-            "n_right": post.counts[2],
-            "p_left": post.p_left,
-            "p_rope": post.p_rope,
-            "p_right": post.p_right,
-            "decision": post.decision(),
-        }
-    ]
-
-
-def _rows_idp_signed_rank(x, datasets, args, rng) -> list[Row]:
-    means = mean_differences(x)
-    # the same seed sequence for both: common random numbers, lower <= dp <= upper
-    dp = dp_signed_rank(means, n_samples=args.n_samples, rng=rng, scale="raw")
-    idp = idp_signed_rank(means, n_samples=args.n_samples, rng=rng, scale="raw")
+def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
+    dp, idp = res
     return [
         {
             "prob_a_better": dp.prob_greater,
@@ -223,27 +198,18 @@ def _rows_idp_signed_rank(x, datasets, args, rng) -> list[Row]:
     ]
 
 
-def _rows_hierarchical(x, datasets, args, rng) -> list[Row]:
-    res = fit_hierarchical(x, rho=args.rho, rope=args.rope, seed=rng, scale=_scale(args))
-    return [
-        {
-            "p_left": res.p_left,
-            "p_rope": res.p_rope,
-            "p_right": res.p_right,
-            "decision": res.decision(),
-            "runner": res.runner,
-            "n_noisy_datasets": len(res.noisy),
-        }
-    ]
+def _rows_hierarchical(res, datasets, args) -> list[Row]:
+    (row,) = _rows_bayes(res, datasets, args)
+    return [row | {"runner": res.runner, "n_noisy_datasets": len(res.noisy)}]
 
 
-_RUNNERS: dict[str, Callable[..., list[Row]]] = {
+_ROWS: dict[str, Callable[..., list[Row]]] = {
     "correlated-t": _rows_correlated_t,
     "poisson": _rows_poisson,
-    "signed-rank": _two_sided_rows(wilcoxon_test),
-    "sign": _two_sided_rows(sign_test),
-    "bayes-signed-rank": _rows_bayes_signed_rank,
-    "bayes-sign": _rows_bayes_sign,
+    "signed-rank": _rows_two_sided,
+    "sign": _rows_two_sided,
+    "bayes-signed-rank": _rows_bayes,
+    "bayes-sign": _rows_bayes,
     "idp-signed-rank": _rows_idp_signed_rank,
     "hierarchical": _rows_hierarchical,
 }
@@ -319,8 +285,8 @@ def _compare(args: argparse.Namespace) -> list[Row]:
             _check_default_rho(args, x.shape[1], tests)
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
-                seed = seed_key(args.seed, a, b, test)
-                for row in _RUNNERS[test](x, datasets, args, seed):
+                res = run_test(test, x, _settings(args), a, b)
+                for row in _ROWS[test](res, datasets, args):
                     rows.append({"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | row)
                 bar.update()
     return rows

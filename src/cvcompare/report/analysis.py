@@ -63,7 +63,15 @@ from cvcompare.stats.signed_rank import (
     SignTestResult,
 )
 
-__all__ = ["ComparisonResults", "PairResult", "Settings", "compare_learners", "seed_key"]
+__all__ = [
+    "TESTS",
+    "ComparisonResults",
+    "PairResult",
+    "Settings",
+    "compare_learners",
+    "run_test",
+    "seed_key",
+]
 
 #: Key of the Monte Carlo streams, shared with ``cvcompare compare``.
 SEED_KEY = "cvcompare-compare"
@@ -121,11 +129,11 @@ class Settings:
     seed: int
     n_samples: int
     scale: str
-    higher_is_better: bool
-    hierarchical: bool
-    chains: int
-    warmup: int
-    draws: int
+    higher_is_better: bool = True
+    hierarchical: bool = True
+    chains: int = 4
+    warmup: int = 1000
+    draws: int = 1000
     signed_rank_prior: float = 0.5
     sign_prior: float = 1.0
     idp_s: float = IDP_DEFAULT_S
@@ -217,24 +225,76 @@ def _learner_column(table: pd.DataFrame) -> str:
     return "learner" if "learner" in table.columns else "classifier"
 
 
+def _unit(settings: Settings) -> str:
+    """Scale under which the tests take the differences (fractions, or raw scores)."""
+    return "raw" if settings.scale == "raw" else "fraction"
+
+
+def _correlated_t(x, settings, key):
+    return [
+        (
+            correlated_ttest(xi, rho=settings.rho, scale=_unit(settings)),
+            bayesian_correlated_ttest(
+                xi, rho=settings.rho, rope=settings.rope, scale=_unit(settings)
+            ),
+        )
+        for xi in x
+    ]
+
+
+def _dp_and_idp(x, settings, key):
+    means = mean_differences(x)
+    # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
+    return (
+        dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
+        idp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
+    )
+
+
+#: Every test of a pair, by its name in ``cvcompare compare --test``: a function of the fold
+#: differences, the settings and the test's seed sequence, returning the library's result.
+#: The rank tests do not depend on the unit of the differences ("raw").
+TESTS = {
+    "correlated-t": _correlated_t,
+    "poisson": lambda x, s, key: poisson_binomial_test(
+        x, rho=s.rho, alpha=s.alpha, scale=_unit(s)
+    ),
+    "signed-rank": lambda x, s, key: wilcoxon_test(mean_differences(x), scale="raw"),
+    "sign": lambda x, s, key: sign_test(mean_differences(x), scale="raw"),
+    "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
+        mean_differences(x), rope=s.rope, prior_strength=s.signed_rank_prior,
+        n_samples=s.n_samples, rng=key, scale=_unit(s),
+    ),
+    "bayes-sign": lambda x, s, key: bayesian_sign_test(
+        mean_differences(x), rope=s.rope, prior_strength=s.sign_prior,
+        n_samples=s.n_samples, rng=key, scale=_unit(s),
+    ),
+    "idp-signed-rank": _dp_and_idp,
+    "hierarchical": lambda x, s, key: fit_hierarchical(
+        x, rho=s.rho, rope=s.rope, chains=s.chains, warmup=s.warmup, draws=s.draws,
+        seed=key, scale=_unit(s),
+    ),
+}  # fmt: skip
+
+
+def run_test(test: str, x: np.ndarray, settings: Settings, first: str, second: str):
+    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second``.
+
+    The test's Monte Carlo stream is :func:`seed_key` of the pair and the test, so the result
+    does not depend on which other tests or pairs are run.
+    """
+    return TESTS[test](x, settings, seed_key(settings.seed, first, second, test))
+
+
 def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settings) -> PairResult:
     x, datasets = fold_differences(table, first, second, higher_is_better=settings.higher_is_better)
     if settings.scale == "percent":
         x = x / 100.0
-    scale = "raw" if settings.scale == "raw" else "fraction"
-    rope, rho = settings.rope, settings.rho
-    ttests = [
-        (
-            correlated_ttest(xi, rho=rho, scale=scale),
-            bayesian_correlated_ttest(xi, rho=rho, rope=rope, scale=scale),
-        )
-        for xi in x
-    ]
+    ttests = run_test("correlated-t", x, settings, first, second)
     means = mean_differences(x)
     if len(datasets) < 2:
         return PairResult(first, second, datasets, x, means, ttests)
-    n = settings.n_samples
-    dp_seed = seed_key(settings.seed, first, second, "idp-signed-rank")
+    dp, idp = run_test("idp-signed-rank", x, settings, first, second)
     return PairResult(
         first,
         second,
@@ -242,28 +302,13 @@ def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settin
         x,
         means,
         ttests,
-        poisson=poisson_binomial_test(x, rho=rho, alpha=settings.alpha, scale=scale),
-        wilcoxon=wilcoxon_test(means, scale="raw"),
-        sign=sign_test(means, scale="raw"),
-        bayes_signed_rank=bayesian_signed_rank(
-            means,
-            rope=rope,
-            prior_strength=settings.signed_rank_prior,
-            n_samples=n,
-            rng=seed_key(settings.seed, first, second, "bayes-signed-rank"),
-            scale=scale,
-        ),
-        bayes_sign=bayesian_sign_test(
-            means,
-            rope=rope,
-            prior_strength=settings.sign_prior,
-            n_samples=n,
-            rng=seed_key(settings.seed, first, second, "bayes-sign"),
-            scale=scale,
-        ),
-        # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
-        dp=dp_signed_rank(means, n_samples=n, rng=dp_seed, scale="raw"),
-        idp=idp_signed_rank(means, n_samples=n, rng=dp_seed, scale="raw"),
+        poisson=run_test("poisson", x, settings, first, second),
+        wilcoxon=run_test("signed-rank", x, settings, first, second),
+        sign=run_test("sign", x, settings, first, second),
+        bayes_signed_rank=run_test("bayes-signed-rank", x, settings, first, second),
+        bayes_sign=run_test("bayes-sign", x, settings, first, second),
+        dp=dp,
+        idp=idp,
     )
 
 
@@ -392,16 +437,7 @@ def _fit_hierarchical(
     for pair in tqdm(
         pairs, desc="hierarchical model", unit="pair", disable=not show, file=sys.stderr
     ):
-        fit = fit_hierarchical(
-            pair.x,
-            rho=settings.rho,
-            rope=settings.rope,
-            chains=settings.chains,
-            warmup=settings.warmup,
-            draws=settings.draws,
-            seed=seed_key(settings.seed, pair.first, pair.second, "hierarchical"),
-            scale="raw" if settings.scale == "raw" else "fraction",
-        )
+        fit = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
         fitted.append(replace(pair, hierarchical=fit))
     return fitted
 

@@ -142,10 +142,6 @@ class SignPosterior(BayesianDecisionMixin):
         total = sum(self.alpha)
         return tuple(a / total for a in self.alpha)  # type: ignore[return-value]
 
-    def sample(self) -> np.ndarray:
-        """Return a copy of the draws of ``(theta_left, theta_rope, theta_right)``."""
-        return self.draws.copy()
-
 
 def bayesian_sign_test(
     x: object,
