@@ -138,7 +138,9 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
     table = pd.read_csv(io.StringIO(out))
     counts = table["test"].value_counts().to_dict()
-    assert counts.pop("correlated-t") == 8  # one row per data set
+    assert counts.pop("correlated-t") == 9  # one row per data set and a summary row
+    (summary,) = table[table["dataset"] == "(all data sets)"].to_dict("records")
+    assert summary["n_right"] + summary["n_rope"] + summary["n_left"] + summary["n_undecided"] == 8
     assert set(counts.values()) == {1} and len(counts) == 6
     # rf is better by 0.05 on every data set: every test speaks for a = rf
     by_test = table.set_index("test")
@@ -301,21 +303,29 @@ def test_rank_refuses_unpaired_folds_like_compare(tmp_path, capsys):
 
 def test_compare_on_one_data_set_runs_the_correlated_t_test(tmp_path, capsys):
     gen = np.random.default_rng(0)
-    rows = [(lrn, "only", f, 0.8 + (0.02 if lrn == "a" else 0) + gen.normal(0, 0.01))
-            for f in range(10) for lrn in "ab"]
+    rows = [
+        (lrn, "only", f, 0.8 + (0.02 if lrn == "a" else 0) + gen.normal(0, 0.01))
+        for f in range(10)
+        for lrn in "ab"
+    ]
     path = _write(tmp_path, rows)
     code, out, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--format", "json")
     assert code == 0 and "correlated t-test only" in err
-    (row,) = json.loads(out)
+    row, summary = json.loads(out)
     assert row["test"] == "correlated-t" and row["dataset"] == "only"
+    assert summary["dataset"] == "(all data sets)"
     code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--test", "sign")
     assert code == 2 and err.startswith("cvcompare: error: --test:")
 
 
 def test_lower_is_better_in_compare_mirrors_negated_scores(tmp_path, capsys):
     gen = np.random.default_rng(2)
-    rows = [(lrn, f"d{d}", f, 0.3 + (0.05 if lrn == "a" else 0) + gen.normal(0, 0.02))
-            for d in range(6) for f in range(10) for lrn in "ab"]
+    rows = [
+        (lrn, f"d{d}", f, 0.3 + (0.05 if lrn == "a" else 0) + gen.normal(0, 0.02))
+        for d in range(6)
+        for f in range(10)
+        for lrn in "ab"
+    ]
     loss = _write(tmp_path, rows, "loss.csv")
     neg = _write(tmp_path, [(r[0], r[1], r[2], -r[3]) for r in rows], "neg.csv")
     common = ["--a", "a", "--b", "b", "--format", "json", "--n-samples", "2000", "--scale", "raw"]
@@ -328,8 +338,9 @@ def test_lower_is_better_in_compare_mirrors_negated_scores(tmp_path, capsys):
 
 
 def test_errors_name_the_users_option(tmp_path, capsys, small_csv):
-    code, _, err = _run(capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm",
-                        "--rope", "1.5")
+    code, _, err = _run(
+        capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm", "--rope", "1.5"
+    )
     assert code == 2 and err.startswith("cvcompare: error: --rope:")
     rows = [(lrn, "d", f, 3.0 + f) for lrn in "ab" for f in range(10)]
     path = _write(tmp_path, rows)

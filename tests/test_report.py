@@ -201,10 +201,11 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
-def test_report_with_hierarchical_model_and_diagnostics():
+def test_report_with_hierarchical_model_and_diagnostics(capsys):
     pytest.importorskip("httpstan")
     table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))
-    results = compare_learners(table, n_samples=N, chains=2, warmup=300, draws=300, progress=False)
+    results = compare_learners(table, n_samples=N, chains=2, warmup=300, draws=300, progress=True)
+    assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
     (pair,) = results.pairs
     fit = pair.hierarchical
     page = build_report(results)

@@ -15,15 +15,14 @@ import subprocess
 import numpy as np
 import pytest
 from matplotlib import image as mpimg
+from test_report import N, _table
 
 from cvcompare.report import report
-from test_report import N, _table
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     BROWSER is None,
-    reason="Chromium is not installed (Debian package 'chromium'; run "
-    "scripts/install-browser.sh)",
+    reason="Chromium is not installed (Debian package 'chromium'; run scripts/install-browser.sh)",
 )
 
 #: Collects errors from the start and, once the page has loaded, writes what it found into

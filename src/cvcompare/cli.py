@@ -138,6 +138,22 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _rows_correlated_t(res, datasets, args) -> list[Row]:
+    """One row per data set, then a summary row over the data sets."""
+    decisions = [post.decision() for _, post in res]
+    significant = [freq.pvalue < args.alpha for freq, _ in res]
+    summary = {
+        "dataset": "(all data sets)",
+        "n_right": decisions.count("right"),
+        "n_rope": decisions.count("rope"),
+        "n_left": decisions.count("left"),
+        "n_undecided": decisions.count("none"),
+        "n_significant_a": sum(
+            s and f.mean > 0 for s, (f, _) in zip(significant, res, strict=True)
+        ),
+        "n_significant_b": sum(
+            s and f.mean < 0 for s, (f, _) in zip(significant, res, strict=True)
+        ),
+    }
     return [
         {
             "dataset": name,
@@ -150,7 +166,7 @@ def _rows_correlated_t(res, datasets, args) -> list[Row]:
             "decision": post.decision(),
         }
         for name, (freq, post) in zip(datasets, res, strict=True)
-    ]
+    ] + [summary]
 
 
 def _rows_poisson(res, datasets, args) -> list[Row]:
