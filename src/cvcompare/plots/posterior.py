@@ -160,7 +160,7 @@ def plot_posterior_density(
     names: Sequence[str],
     ax: Axes | None = None,
     title: str | None = None,
-    xlabel: str = "difference of the scores (first minus second)",
+    xlabel: str | None = None,
     label: str | None = None,
 ) -> Axes:
     """Posterior density of the mean difference, with the rope shaded.
@@ -176,7 +176,8 @@ def plot_posterior_density(
     names : pair of str
         The first and second learner, written on the side where each is better.
     ax, title, xlabel, label : optional
-        Where to draw, the title, the x-axis label and the curve's legend entry.
+        Where to draw, the title, the x-axis label (default: the difference, first minus
+        second, by name) and the curve's legend entry.
 
     Returns
     -------
@@ -203,7 +204,7 @@ def plot_posterior_density(
     ax.plot(x, y, color="tab:blue", gid="density", label=label or "posterior density")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
     ax.set_ylim(bottom=0)
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(xlabel or f"difference of the scores ({first} minus {second})")
     ax.set_ylabel("density")
     ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
     ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
