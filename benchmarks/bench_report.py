@@ -91,7 +91,7 @@ def main() -> None:
         f"{os.cpu_count()} cores"
     )
     names = ("read file", "tests (not Stan)", "hierarchical fits", "figures and pages")
-    for name, (w0, c0), (w1, c1) in zip(names, marks, marks[1:], strict=True):
+    for name, (w0, c0), (w1, c1) in zip(names, marks[:-1], marks[1:], strict=True):
         print(f"  {name:20s} {w1 - w0:7.2f} s wall  {c1 - c0:7.2f} s CPU")
     wall, cpu = marks[-1][0] - marks[0][0], marks[-1][1] - marks[0][1]
     print(f"  {'total':20s} {wall:7.2f} s wall  {cpu:7.2f} s CPU  (target: < 60 s)")
