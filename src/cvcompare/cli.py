@@ -529,7 +529,10 @@ def _build_parser() -> _Parser:
         "required when the number of fold results is not a multiple of 10)",
     )
     model.add_argument(
-        "--seed", type=_natural, default=0, help="root seed of the Monte Carlo tests (0)"
+        "--seed",
+        type=_natural,
+        default=0,
+        help="root seed of the Monte Carlo tests and of the Stan sampler (0)",
     )
     model.add_argument(
         "--n-samples", type=_natural, default=50_000, help="Monte Carlo draws (50000)"
