@@ -50,3 +50,23 @@ def test_check_probability_and_int():
         check_int(1, "k", minimum=2)
     with pytest.raises(TypeError, match="k"):
         check_int(2.0, "k")
+
+
+@pytest.mark.parametrize(
+    "bad", [[True, False, True], np.array([True, False]), ["0.1", "0.2"], [0.1, "0.2"], "0.5"]
+)
+def test_booleans_and_numeric_strings_are_refused(bad):
+    with pytest.raises(TypeError, match="x: expected an array of real numbers|x: expected a real"):
+        check_array(bad, "x")
+
+
+def test_scalar_options_refuse_booleans_and_strings():
+    from cvcompare._validation import check_positive, check_probability, check_rope
+
+    for bad in ("0.05", True):
+        with pytest.raises(TypeError, match="alpha: expected a number in"):
+            check_probability(bad, "alpha")
+        with pytest.raises(TypeError, match="s: expected a positive number"):
+            check_positive(bad, "s")
+    with pytest.raises(ValueError, match="rope: expected an interval"):
+        check_rope(("-0.01", "0.01"))
