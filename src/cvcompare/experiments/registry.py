@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from cvcompare._validation import check_probability, check_rope
-from cvcompare.stats.signed_rank import IDP_DEFAULT_S
+from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 
 __all__ = [
     "COMMON_COLUMNS",
@@ -329,6 +329,7 @@ def loss_columns(decision: str, sim: Any, settings: Mapping[str, Any]) -> dict[s
         ``decision``; ``prefer_y`` (bool); ``error`` (bool, None when indeterminate) and
         ``loss`` (``l1``, ``l0`` or 0; NaN when indeterminate).
     """
+    loss_threshold(settings["l0"], settings["l1"])  # both losses must be positive numbers
     y_better = bool(np.mean(sim.true_delta) > 0)
     if decision == "indeterminate":
         error, loss = None, float("nan")
