@@ -8,6 +8,8 @@ Wilcoxon signed-rank test based on the Dirichlet process. ICML, Sec. 4, Fig. 2.
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -71,5 +73,5 @@ def figure_w_f2(
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="small")
     if title:
-        fig.suptitle(title)
+        fig.suptitle("\n".join(textwrap.wrap(title, 45 * len(shown))))
     return fig
