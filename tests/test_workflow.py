@@ -66,8 +66,9 @@ def smoke(tmp_path_factory):
 
 
 def test_smoke_run_produces_well_formed_outputs(smoke):
-    # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2
-    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2)):
+    # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2,
+    # 3 x 2 of W-F2
+    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2), ("W-F2", 6, 3)):
         spec = yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text())
         reps = spec["replications"]["smoke"]
         rows = pd.read_parquet(smoke / "results" / "smoke" / eid / "replications.parquet")
@@ -76,7 +77,10 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
         agg = pd.read_csv(smoke / "results" / "smoke" / eid / "aggregate.csv")
         assert list(agg.columns[:2]) == ["experiment", "point"]
         assert {"test", "metric", "value", "se", "n"} <= set(agg.columns)
-        assert agg["n"].eq(reps).all()
+        # a metric restricted to some runs (`given`) counts only those
+        given = [m["id"] for m in spec["metrics"] if "given" in m]
+        assert agg[~agg.metric.isin(given)]["n"].eq(reps).all()
+        assert agg[agg.metric.isin(given)]["n"].le(reps).all()
         n_rows = sum(
             n_points * len(m.get("tests", [t["id"] for t in spec["tests"]]))
             for m in spec["metrics"]

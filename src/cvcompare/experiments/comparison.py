@@ -5,7 +5,19 @@ entries); the reproduced number is read from the experiment's aggregate table. A
 names a metric, a test and a grid point (``at``); where ``at`` lists several values of an
 axis (or leaves an axis out, meaning all its values) the reproduced number is the average
 of the metric over those grid points, whose
-replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``.
+replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``. A claim's
+``summary`` says how the points are combined when the paper's number is not a plain average:
+
+- ``mean`` (the default): the average over the points;
+- ``pooled``: the average weighted by each point's ``n``, i.e. the pooled rate of a metric
+  restricted to some replications (``given``), over all the replications kept;
+- ``area``: the area under the metric's curve along the grid axis ``over`` (uniformly
+  spaced values ``x_j``, step ``dx``), the Riemann sum ``sum_j f(x_j) dx`` in which each grid
+  point stands for a cell of width ``dx`` (averaged over any other axis listed), as
+  Benavoli et al. (2014), Sec. 4, summarise a loss curve over the differences of accuracy.
+
+In every case the reproduced number is ``sum_j w_j f_j`` with standard error
+``sqrt(sum_j w_j^2 se_j^2)``, the weights taken as fixed.
 
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
 and the claim's stated ``tolerance`` (for "about" statements),
@@ -34,7 +46,7 @@ import pandas as pd
 
 from cvcompare.experiments.spec import ExperimentSpec, point_label
 
-__all__ = ["COMPARISON_COLUMNS", "comparison_table", "to_markdown"]
+__all__ = ["COMPARISON_COLUMNS", "comparison_table", "summary_weights", "to_markdown"]
 
 COMPARISON_COLUMNS = [
     "experiment",
@@ -81,6 +93,45 @@ def _consistent(relation: str, r: float, se: float, value: float, tol: float) ->
     if relation == "~":
         return bool(abs(r - value) <= tol + 2 * se)
     raise ValueError(f"relation: expected '<=', '>=' or '~', got {relation!r}")
+
+
+def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
+    """Weights ``w_j`` of a claim's grid points (rows of ``sel``) under its ``summary``.
+
+    Parameters
+    ----------
+    claim : mapping
+        A ``paper_numbers`` entry (``summary`` and, for ``area``, ``over``).
+    sel : pandas.DataFrame
+        The aggregate rows of the claim's metric and test at its grid points (columns
+        ``value``, ``n`` and the grid axes).
+
+    Examples
+    --------
+    >>> sel = pd.DataFrame({"delta": [0.0, 0.01, 0.02], "n": [10, 10, 20]})
+    >>> summary_weights({"summary": "area", "over": "delta"}, sel).round(6).tolist()
+    [0.01, 0.01, 0.01]
+    >>> summary_weights({"summary": "pooled"}, sel).tolist()
+    [0.25, 0.25, 0.5]
+    """
+    how = claim.get("summary", "mean")
+    if how == "mean":
+        return np.full(len(sel), 1.0 / len(sel))
+    if how == "pooled":
+        n = sel["n"].to_numpy(dtype=float)
+        if n.sum() == 0:
+            return np.full(len(sel), np.nan)
+        return n / n.sum()
+    if how == "area":
+        x = np.unique(sel[claim["over"]].to_numpy(dtype=float))
+        steps = np.diff(x)
+        if x.size < 2 or not np.allclose(steps, steps[0], rtol=1e-9, atol=0.0):
+            raise ValueError(
+                f"claim {claim['claim']!r}: summary 'area' needs at least two uniformly "
+                f"spaced values of {claim['over']!r}, got {x.tolist()}"
+            )
+        return np.full(len(sel), steps[0] * x.size / len(sel))
+    raise ValueError(f"summary: expected 'mean', 'pooled' or 'area', got {how!r}")
 
 
 def _verdict(consistent: bool | None) -> str:
@@ -147,8 +198,14 @@ def comparison_table(
                     & agg["point"].isin(labels)
                 ]
                 if len(sel) == len(labels):
-                    reproduced = float(sel["value"].mean())
-                    se = float(np.sqrt(np.sum(sel["se"].to_numpy() ** 2)) / len(sel))
+                    w = summary_weights(claim, sel)
+                    used = w > 0  # points without replications (n = 0) carry no weight
+                    reproduced = (
+                        float(np.sum(w[used] * sel["value"].to_numpy()[used]))
+                        if used.any()
+                        else float("nan")
+                    )
+                    se = float(np.sqrt(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2)))
                     consistent = _consistent(
                         claim["relation"], reproduced, se, float(claim["value"]), tol
                     )

@@ -49,6 +49,9 @@ Generators (``generator.name``):
     setting id -> true difference, e.g. from :func:`~.friedman.friedman_ground_truth`;
     may instead be passed as the ``ground_truth`` argument, which takes precedence), and
     ``regenerate_degenerate`` (False). ``delta`` and ``n_instances`` are not used.
+``bivariate_normal``
+    Benavoli et al. (2014), Sec. 4, Eq. (10): accuracies drawn directly, without
+    cross-validation; keys ``sd`` (0.12) and ``corr`` (0). See :mod:`.direct`.
 
 ``delta`` is a mapping for :func:`~.deltas.delta_distribution`; ``n_instances`` an int or
 a list of sizes drawn uniformly and independently per data set; ``cv`` has ``runs`` and
@@ -72,6 +75,8 @@ from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R
 from .cv import PairedCVResult, check_cv_design, paired_cv_binary, paired_cv_estimators
 from .deltas import delta_distribution
+from .direct import GENERATOR_KEYS as _DIRECT_KEYS
+from .direct import BivariateNormalPlan, bivariate_normal_plan
 from .friedman import (
     FRIEDMAN_LEARNERS,
     GroundTruth,
@@ -91,6 +96,7 @@ _GENERATOR_KEYS = {
     "nb_features": {"theta_star", "alpha", "regenerate_degenerate"},
     "bn_vs_zeror": {"alpha", "regenerate_degenerate", "negative_delta"},
     "friedman": {"learners", "settings", "per_function", "ground_truth", "regenerate_degenerate"},
+    "bivariate_normal": set(_DIRECT_KEYS),
 }
 
 
@@ -448,10 +454,12 @@ def simulate_comparison(
     if ground_truth is not None:
         name = scenario["generator"]["name"]
         raise ValueError(f"ground_truth: only used by the 'friedman' generator, not {name!r}")
+    if isinstance(plan, BivariateNormalPlan):
+        return plan.simulate(q, gen)
     return _binary_comparison(plan, q, gen)
 
 
-def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan:
+def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | BivariateNormalPlan:
     scenario = _require_mapping(scenario, "scenario")
     _check_keys(scenario, _TOP_KEYS, "scenario")
     if "generator" not in scenario:
@@ -463,6 +471,8 @@ def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan:
     _check_keys(gen_spec, _GENERATOR_KEYS[name] | {"name"}, "generator")
     if name == "friedman":
         return _friedman_plan(gen_spec, scenario, q)
+    if name == "bivariate_normal":
+        return bivariate_normal_plan(gen_spec, scenario)
     return _binary_plan(gen_spec, scenario)
 
 
