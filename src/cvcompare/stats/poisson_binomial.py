@@ -1,11 +1,13 @@
 """The Poisson-binomial test: comparing two learners over multiple data sets.
 
-On each of ``q`` data sets the Bayesian correlated t-test gives ``p_i = P(mu_i > 0)``,
-the posterior probability that the second learner is more accurate than the first. Each
-data set is treated as an independent Bernoulli trial with success probability ``p_i``;
-the number ``X`` of data sets on which the second learner wins then follows a
-Poisson-binomial distribution, and the test declares the second learner better when
-``P(X > q/2) > 1 - alpha``.
+The differences are first learner minus second. On each of ``q`` data sets the Bayesian
+correlated t-test gives ``p_i = P(mu_i > 0)``, the posterior probability that the first
+learner is more accurate than the second. Each data set is treated as an independent
+Bernoulli trial with success probability ``p_i``; the number ``X`` of data sets on which the
+first learner wins then follows a Poisson-binomial distribution, and the test declares the
+first learner better when ``P(X > q/2) > 1 - alpha``. (The paper takes the differences as
+second minus first, so the same rule declares its "second classifier" better: in both cases
+the learner whose accuracies are the minuends.)
 
 The distribution is computed exactly by the standard ``O(q^2)`` recursion over the data
 sets; the paper's Monte Carlo approximation (100,000 simulated coin vectors) is kept as
@@ -116,13 +118,13 @@ class PoissonBinomialResult:
         Distribution of the number ``X`` of data sets with a positive mean difference
         (exact, or estimated by sampling when ``method == "montecarlo"``).
     prob_majority : float
-        ``P(X > q/2)``: the second learner wins on more than half the data sets.
+        ``P(X > q/2)``: the first learner wins on more than half the data sets.
     prob_majority_negative : float
-        ``P(X < q/2)``: the first learner wins on more than half the data sets.
+        ``P(X < q/2)``: the second learner wins on more than half the data sets.
     decision : bool
-        ``prob_majority > 1 - alpha``: the second learner is declared more accurate.
+        ``prob_majority > 1 - alpha``: the first learner is declared more accurate.
     decision_negative : bool
-        ``prob_majority_negative > 1 - alpha``: the first learner is declared more
+        ``prob_majority_negative > 1 - alpha``: the second learner is declared more
         accurate (the same rule with the learners swapped).
     alpha : float
         Size of the test.
@@ -163,7 +165,7 @@ def poisson_binomial_test(
     Parameters
     ----------
     x : array_like, shape (q, n)
-        Differences of accuracy (second learner minus first) on the ``n`` test folds of
+        Differences of accuracy (first learner minus second) on the ``n`` test folds of
         each of ``q >= 2`` data sets; at least two folds.
     rho : float or array_like of shape (q,)
         Correlation heuristic ``n_test / n_total`` in [0, 1), one for all data sets or one
@@ -187,9 +189,10 @@ def poisson_binomial_test(
 
     Notes
     -----
-    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` (second learner
-    better). Swapping the learners maps ``p_i`` to ``1 - p_i`` and ``X`` to ``q - X``, so
-    the rule for the first learner is ``P(X < q/2) > 1 - alpha``; both are reported. With
+    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` (the learner whose
+    accuracies are the minuends of ``x``, here the first, is better). Swapping the learners
+    maps ``p_i`` to ``1 - p_i`` and ``X`` to ``q - X``, so the rule for the second learner
+    is ``P(X < q/2) > 1 - alpha``; both are reported. With
     ``q`` even, ``X = q/2`` counts for neither. A data set whose differences are all equal
     has ``p_i`` 0 or 1 by the sign of the mean, and 1/2 when they are all zero (see
     :func:`~cvcompare.stats.ttest.bayesian_correlated_ttest`).

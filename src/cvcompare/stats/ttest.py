@@ -188,14 +188,14 @@ def correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy (second learner minus first, say) on the ``n = m k``
-        test folds of ``m`` runs of ``k``-fold cross-validation; at least two.
+        Differences of accuracy (first learner minus second) on the ``n = m k`` test
+        folds of ``m`` runs of ``k``-fold cross-validation; at least two.
     rho : float
         Correlation between the differences, in [0, 1); the heuristic is
         ``n_test / n_total`` (``1/k`` for ``k``-fold cross-validation). ``rho = 0`` gives
         the one-sample t-test.
     alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: the mean difference is positive.
+        ``"greater"``: the mean difference is positive (the first learner is better).
     scale : {"fraction", "percent"}
         Scale of ``x``; percentages are divided by 100 (``mean`` and ``std_err`` are
         fractions).
@@ -358,10 +358,11 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     rope : tuple of float
         Region of practical equivalence ``(low, high)``, fraction scale.
     p_left, p_rope, p_right : float
-        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``.
+        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``: the
+        first learner is practically worse, practically equivalent or practically better.
     p_positive : float
-        ``P(mu > 0 | x)``; equals ``1 - p`` of the one-sided frequentist correlated t-test
-        under the matching prior.
+        ``P(mu > 0 | x)``, the probability that the first learner is better; equals
+        ``1 - p`` of the one-sided frequentist correlated t-test under the matching prior.
     n : int
         Number of differences.
     rho : float
@@ -447,7 +448,8 @@ def bayesian_correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy on the ``n = m k`` test folds; at least two.
+        Differences of accuracy (first learner minus second) on the ``n = m k`` test
+        folds; at least two.
     rho : float
         Correlation heuristic ``n_test / n_total``, in [0, 1).
     rope : tuple of float
