@@ -1,8 +1,9 @@
 """Input validation shared by every public function.
 
 Each checker names the offending argument and says what was expected. Nothing is coerced
-silently: a value that looks like a percentage where a fraction is expected is refused,
-unless the caller states the scale explicitly.
+silently: booleans and text (even ``"0.5"``) are refused where numbers are expected, and a
+value that looks like a percentage where a fraction is expected is refused, unless the
+caller states the scale explicitly.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "check_array",
+    "check_real",
     "check_choice",
     "check_fraction_rope",
     "check_int",
@@ -21,6 +23,44 @@ __all__ = [
     "check_rope",
     "check_scale",
 ]
+
+
+#: Python and NumPy types that convert to numbers but are not numbers.
+_NOT_NUMBERS = (bool, np.bool_, str, bytes)
+
+
+def _refuse_text_and_booleans(x: object, name: str, expected: str) -> None:
+    """Raise TypeError if ``x`` is, or holds, a boolean or a string (e.g. ``"0.5"``).
+
+    NumPy and pandas objects are judged by their dtype; Python scalars and (nested)
+    sequences element by element, since ``[0.5, True]`` converts silently to floats.
+    """
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and dtype.kind != "O":
+        bad = dtype.kind in "bUS"
+        found = f"an array of dtype {dtype}"
+    else:
+        try:
+            items = np.asarray(x, dtype=object).ravel()
+        except ValueError:  # ragged: refused when converted to floats
+            return
+        first = next((v for v in items if isinstance(v, _NOT_NUMBERS)), None)
+        bad = first is not None
+        found = f"{first!r} ({type(first).__name__})"
+    if bad:
+        raise TypeError(
+            f"{name}: expected {expected}, found {found}; booleans and text are not accepted "
+            "as numbers"
+        )
+
+
+def check_real(value: object, name: str, expected: str = "a real number") -> float:
+    """Return a scalar as a float, refusing booleans and text (``"0.5"``) with ``name``."""
+    _refuse_text_and_booleans(value, name, expected)
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected {expected}, got {value!r}") from None
 
 
 def check_array(
@@ -49,10 +89,12 @@ def check_array(
     Raises
     ------
     TypeError
-        If ``x`` is not numeric.
+        If ``x`` is not numeric, or holds booleans or text (even numeric text such as
+        ``"0.5"``).
     ValueError
         If the shape is wrong, the last axis is too short, or any value is NaN or infinite.
     """
+    _refuse_text_and_booleans(x, name, "an array of real numbers")
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -121,7 +163,8 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     ``(0, 0)`` is allowed and means no rope.
     """
     try:
-        low, high = (float(v) for v in rope)  # type: ignore[union-attr]
+        low, high = rope  # type: ignore[misc]
+        low, high = check_real(low, name), check_real(high, name)
     except (TypeError, ValueError):
         raise ValueError(
             f"{name}: expected an interval (low, high) of two numbers, got {rope!r}"
@@ -139,10 +182,7 @@ def check_probability(
     p: object, name: str, *, open_low: bool = True, open_high: bool = True
 ) -> float:
     """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
-    try:
-        val = float(p)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a number in (0, 1), got {p!r}") from None
+    val = check_real(p, name, "a number in (0, 1)")
     low_ok = val > 0 if open_low else val >= 0
     high_ok = val < 1 if open_high else val <= 1
     if not (low_ok and high_ok and np.isfinite(val)):
@@ -176,12 +216,7 @@ def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
 
 def check_positive(value: object, name: str) -> float:
     """Check a strictly positive, finite real number (not a bool) and return it as a float."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}")
-    try:
-        val = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}") from None
+    val = check_real(value, name, "a positive number")
     if not (np.isfinite(val) and val > 0):
         raise ValueError(f"{name}: expected a positive finite number, got {val}")
     return val

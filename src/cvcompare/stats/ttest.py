@@ -34,6 +34,7 @@ from cvcompare._validation import (
     check_fraction_rope,
     check_int,
     check_probability,
+    check_real,
     check_scale,
 )
 from cvcompare.seeding import RngLike, as_generator
@@ -286,11 +287,13 @@ class NormalGammaPrior:
     b: float = 0.0
 
     def __post_init__(self) -> None:
+        for name in ("mu0", "k0", "a", "b"):
+            check_real(getattr(self, name), f"prior.{name}")  # no bool, no text
         for name in ("mu0", "a", "b"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
+            if not math.isfinite(value):
                 raise ValueError(f"prior.{name}: expected a finite number, got {value!r}")
-        if not isinstance(self.k0, (int, float, np.number)) or not self.k0 > 0:
+        if not self.k0 > 0:
             raise ValueError(f"prior.k0: expected a number > 0 (inf allowed), got {self.k0!r}")
         if self.b < 0:
             raise ValueError(f"prior.b: expected a rate >= 0, got {self.b}")
@@ -406,7 +409,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
 
     def cdf(self, value: float) -> float:
         """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``)."""
-        value = float(value)
+        value = check_real(value, "value")
         return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
