@@ -64,13 +64,12 @@ class PairSums:
     def __init__(self, z: np.ndarray, shifts: Iterable[float]) -> None:
         self.order = np.argsort(z, kind="stable")
         self.z_sorted = z[self.order]
-        self._steps = {
-            c: (
-                _count_below(self.z_sorted, c, strict=True),
-                _count_below(self.z_sorted, c, strict=False),
-            )
-            for c in shifts
-        }
+        self._steps = {}
+        for c in shifts:
+            strict = _count_below(self.z_sorted, c, strict=True)
+            loose = _count_below(self.z_sorted, c, strict=False)
+            ties = np.flatnonzero(loose != strict)  # rows with some z_i + z_j = c
+            self._steps[c] = (strict, ties, strict[ties], loose[ties])
 
     def sort(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Sort the weights of each row of ``w`` (shape (k, m)) as ``z``; add prefix sums.
@@ -93,10 +92,10 @@ class PairSums:
         The weight of the ``j`` with ``z_i + z_j < shift`` plus half the weight of those with
         ``z_i + z_j = shift``, from the prefix sums of :meth:`sort`.
         """
-        strict, loose = self._steps[shift]
+        strict, ties, tie_start, tie_stop = self._steps[shift]
         out = np.take(prefix, strict, axis=1)
-        out += np.take(prefix, loose, axis=1)
-        out *= 0.5
+        if ties.size:  # only rows with ties gather twice
+            out[:, ties] += 0.5 * (prefix[:, tie_stop] - prefix[:, tie_start])
         return out
 
     def diagonal_below(self, shift: float) -> np.ndarray:
