@@ -115,6 +115,7 @@ def test_core_dependencies_are_the_library_s_and_the_extras_hold_the_rest():
     workflow = {_split(r)[0] for r in extras["workflow"] if not _is_self(r)}
     assert {"snakemake", "jsonschema", "pyyaml", "joblib", "pyarrow", "scikit-learn"} <= workflow
     assert "stan" in _closure({"workflow"})  # the H experiments fit the hierarchical model
+    assert "workflow" in _closure({"slurm"})  # the workflow on a cluster
     assert _closure({"all"}) == {"all", "stan", "workflow", "slurm"}
     assert _closure({"dev"}) == set(extras)  # the tests exercise everything
 
