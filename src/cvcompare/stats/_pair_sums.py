@@ -57,8 +57,10 @@ class PairSums:
 
     Notes
     -----
-    Everything is returned in the sorted order of ``z`` (``order``); a quadratic form
-    ``w A w^T`` is the dot product of the sorted weights with the row sums.
+    Everything is returned in the sorted order of ``z`` (``order``), with the observations
+    along the first axis and the weight vectors along the second, so that the cumulative
+    sums run over rows of weight vectors (vectorised across them); a quadratic form
+    ``w A w^T`` is the column-wise dot product of the sorted weights with the row sums.
     """
 
     def __init__(self, z: np.ndarray, shifts: Iterable[float]) -> None:
@@ -76,34 +78,40 @@ class PairSums:
 
         Returns
         -------
-        w_sorted : numpy.ndarray, shape (k, m)
-        prefix : numpy.ndarray, shape (k, m + 1)
-            ``prefix[:, j]`` is the sum of the first ``j`` sorted weights; the last column is
-            the total weight.
+        w_sorted : numpy.ndarray, shape (m, k)
+            The weights in the order of ``z``, one column per weight vector.
+        prefix : numpy.ndarray, shape (m + 1, k)
+            ``prefix[j]`` is the sum of the first ``j`` sorted weights; the last row is the
+            total weight.
         """
-        w_sorted = np.take(w, self.order, axis=1)
-        prefix = np.zeros((w_sorted.shape[0], w_sorted.shape[1] + 1))
-        np.cumsum(w_sorted, axis=1, out=prefix[:, 1:])
+        w_sorted = np.take(w.T, self.order, axis=0)
+        prefix = np.zeros((w_sorted.shape[0] + 1, w_sorted.shape[1]))
+        np.cumsum(w_sorted, axis=0, out=prefix[1:])
         return w_sorted, prefix
 
+    @staticmethod
+    def forms(w_sorted: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """``sum_i w_i rows_i`` for every weight vector: the quadratic forms, shape (k,)."""
+        return np.einsum("jk,jk->k", w_sorted, rows)
+
     def below(self, prefix: np.ndarray, shift: float) -> np.ndarray:
-        """``sum_j w_j (1 - H(z_i + z_j - shift))`` for every sorted ``i``, shape (k, m).
+        """``sum_j w_j (1 - H(z_i + z_j - shift))`` for every sorted ``i``, shape (m, k).
 
         The weight of the ``j`` with ``z_i + z_j < shift`` plus half the weight of those with
         ``z_i + z_j = shift``, from the prefix sums of :meth:`sort`.
         """
         strict, ties, tie_start, tie_stop = self._steps[shift]
-        out = np.take(prefix, strict, axis=1)
+        out = np.take(prefix, strict, axis=0)
         if ties.size:  # only rows with ties gather twice
-            out[:, ties] += 0.5 * (prefix[:, tie_stop] - prefix[:, tie_start])
+            out[ties] += 0.5 * (prefix[tie_stop] - prefix[tie_start])
         return out
 
     def diagonal_below(self, shift: float) -> np.ndarray:
-        """``1 - H(z_i + z_i - shift)`` for every sorted ``i``: the diagonal of the matrix."""
-        return 1.0 - np.heaviside((self.z_sorted + self.z_sorted) - shift, 0.5)
+        """``1 - H(z_i + z_i - shift)`` for every sorted ``i``, shape (m, 1): the diagonal."""
+        return 1.0 - np.heaviside((self.z_sorted + self.z_sorted) - shift, 0.5)[:, None]
 
-    def dirichlet_means(self, alpha: np.ndarray, rows) -> list[float]:
-        """Exact ``E[w A w^T]`` for ``w ~ Dir(alpha)`` of matrices given by their row sums.
+    def dirichlet_means(self, alpha: np.ndarray, forms) -> list[float]:
+        """Exact ``E[w A w^T]`` for ``w ~ Dir(alpha)`` of the matrices of ``forms``.
 
         Uses ``E[w_i w_j] = (alpha_i alpha_j + delta_ij alpha_i) / (alpha_0 (alpha_0 + 1))``,
         so ``E[w A w^T] = (alpha A alpha^T + sum_i alpha_i A_ii) / (alpha_0 (alpha_0 + 1))``.
@@ -112,11 +120,12 @@ class PairSums:
         ----------
         alpha : numpy.ndarray, shape (m,)
             Dirichlet parameters, in the order of ``z``.
-        rows : callable
-            ``rows(total, below)`` returns the row sums of each matrix (a list) from the total
-            weight and a function ``below(shift)`` (:meth:`below` with the prefix sums bound).
-            Called once with the weights ``alpha`` and once with unit weights on the
-            diagonal only (``total = 1``, ``below = diagonal_below``) to give ``A_ii``.
+        forms : callable
+            ``forms(w_sorted, total, below)`` returns the quadratic forms ``w A w^T`` (a list
+            of arrays, one per matrix) from sorted weights (:meth:`sort`), their total and a
+            function ``below(shift)`` giving the row sums (:meth:`below` with the prefix sums
+            bound). Called once with the weights ``alpha`` and once with ``total = 1`` and
+            ``below = diagonal_below``, which turns every form into ``sum_i alpha_i A_ii``.
 
         Returns
         -------
@@ -124,10 +133,7 @@ class PairSums:
             One mean per matrix.
         """
         a_sorted, prefix = self.sort(alpha[None, :])
-        full = rows(prefix[:, -1:], lambda c: self.below(prefix, c))
-        diagonal = rows(1.0, self.diagonal_below)
+        full = forms(a_sorted, prefix[-1:], lambda c: self.below(prefix, c))
+        diagonal = forms(a_sorted, 1.0, self.diagonal_below)
         a0 = float(alpha.sum())
-        return [
-            float(a_sorted[0] @ f[0] + a_sorted[0] @ d) / (a0 * (a0 + 1.0))
-            for f, d in zip(full, diagonal, strict=True)
-        ]
+        return [float(f[0] + d[0]) / (a0 * (a0 + 1.0)) for f, d in zip(full, diagonal, strict=True)]

@@ -333,26 +333,32 @@ def sign_test(
 # --------------------------------------------------------------------------------------------
 
 
-def _dp_rows(total: np.ndarray | float, below) -> list[np.ndarray]:
-    """Row sums of the centred matrix ``H(z_i + z_j) - 1/2``; see :class:`PairSums`.
+def _dp_forms(w: np.ndarray, total: np.ndarray | float, below) -> list[np.ndarray]:
+    """``w (A - 1/2) w^T`` with ``A_ij = H(z_i + z_j)``, for sorted weights ``w`` (columns).
 
-    ``theta - 1/2 = w (A - 1/2) w^T`` because the weights sum to one. The rows are exactly
-    zero when every pair ties (``below = total / 2``), so the all-ties case gives
-    ``theta = 1/2`` exactly (no rounding noise around the threshold).
+    ``theta - 1/2 = w (A - 1/2) w^T`` because the weights sum to one. The row sums are
+    exactly zero when every pair ties (``below = total / 2``), so the all-ties case gives
+    ``theta = 1/2`` exactly (no rounding noise around the threshold). See
+    :class:`PairSums` for ``total`` and ``below``.
     """
     b = below(0.0)
-    return [np.subtract(0.5 * total, b, out=b)]
+    return [PairSums.forms(w, np.subtract(0.5 * total, b, out=b))]
 
 
-def _rope_rows(total: np.ndarray | float, below, low: float, high: float) -> list[np.ndarray]:
-    """Row sums of the matrices of ``(theta_left, theta_rope, theta_right)``.
+def _rope_forms(
+    w: np.ndarray, total: np.ndarray | float, below, low: float, high: float
+) -> list[np.ndarray]:
+    """``(theta_left, theta_rope, theta_right)`` for sorted weights ``w`` (columns).
 
-    ``left = 1 - H(z_i + z_j - 2 low)`` (that is ``H(2 low - (z_i + z_j))``),
-    ``right = H(z_i + z_j - 2 high)`` and ``rope = 1 - left - right``; the rope rows are
-    exactly zero for a zero-width rope.
+    The matrices are ``left = 1 - H(z_i + z_j - 2 low)`` (that is
+    ``H(2 low - (z_i + z_j))``), ``right = H(z_i + z_j - 2 high)`` and
+    ``rope = 1 - left - right``; with ``B(c) = w (1 - H(z_i + z_j - c)) w^T``, they are
+    ``B(2 low)``, ``B(2 high) - B(2 low)`` (exactly zero for a zero-width rope) and
+    ``total sum(w) - B(2 high)``. See :class:`PairSums` for ``total`` and ``below``.
     """
-    b_low, b_high = below(2.0 * low), below(2.0 * high)
-    return [b_low, b_high - b_low, total - b_high]
+    b_low = PairSums.forms(w, below(2.0 * low))
+    b_high = PairSums.forms(w, below(2.0 * high))
+    return [b_low, b_high - b_low, np.ravel(total) * w.sum(axis=0) - b_high]
 
 
 def _exponential_chunks(
@@ -377,8 +383,7 @@ def _dp_theta_draws(
     for g_obs in _exponential_chunks(rng, z.size, n_samples):
         total = g_obs.sum(axis=1)
         w, prefix = pairs.sort(g_obs / total[:, None])
-        centred = _dp_rows(prefix[:, -1:], lambda c, p=prefix: pairs.below(p, c))[0]
-        d = np.einsum("kj,kj->k", w, centred)
+        d = _dp_forms(w, prefix[-1:], lambda c, p=prefix: pairs.below(p, c))[0]
         thetas.append(0.5 + np.clip(d, -0.5, 0.5))  # |d| <= 1/2 up to rounding
         totals.append(total)
     return np.concatenate(thetas), np.concatenate(totals)
@@ -487,7 +492,7 @@ def dp_signed_rank(
     p, mc_se = _mc_probability(draws > 0.5)
     return DPSignedRankPosterior(
         n=int(z.size),
-        mean=0.5 + PairSums(z, (0.0,)).dirichlet_means(np.ones(z.size), _dp_rows)[0],
+        mean=0.5 + PairSums(z, (0.0,)).dirichlet_means(np.ones(z.size), _dp_forms)[0],
         prob_greater=p,
         mc_se=mc_se,
         n_samples=n_samples,
@@ -622,7 +627,7 @@ def idp_signed_rank(
     (p_lo, se_lo), (p_up, se_up) = _mc_probability(lower > 0.5), _mc_probability(upper > 0.5)
     alpha = np.concatenate([[s], np.ones(z.size)])
     lower_mean, upper_mean = (
-        0.5 + PairSums(np.concatenate([[z0], z]), (0.0,)).dirichlet_means(alpha, _dp_rows)[0]
+        0.5 + PairSums(np.concatenate([[z0], z]), (0.0,)).dirichlet_means(alpha, _dp_forms)[0]
         for z0 in (-np.inf, np.inf)
     )
     return IDPSignedRankPosterior(
@@ -757,14 +762,14 @@ def bayesian_signed_rank(
         w /= w.sum(axis=1, keepdims=True)
         start += g_obs.shape[0]
         w, prefix = pairs.sort(w)
-        rows = _rope_rows(prefix[:, -1:], lambda c, p=prefix: pairs.below(p, c), low, high)
-        parts.append(np.column_stack([np.einsum("kj,kj->k", w, r) for r in rows]))
+        forms = _rope_forms(w, prefix[-1:], lambda c, p=prefix: pairs.below(p, c), low, high)
+        parts.append(np.column_stack(forms))
     draws = np.concatenate(parts)
     is_max = draws >= draws.max(axis=1, keepdims=True) - _TIE_TOLERANCE
     p_left, p_rope, p_right = (is_max / is_max.sum(axis=1, keepdims=True)).mean(axis=0)
     alpha = np.concatenate([[s], np.ones(z.size)])
     mean_theta = tuple(
-        pairs.dirichlet_means(alpha, lambda total, below: _rope_rows(total, below, low, high))
+        pairs.dirichlet_means(alpha, lambda w, t, below: _rope_forms(w, t, below, low, high))
     )
     return SignedRankPosterior(
         p_left=float(p_left),
