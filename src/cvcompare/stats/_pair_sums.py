@@ -4,9 +4,10 @@ The Bayesian signed-rank tests need, for many weight vectors ``w``, quadratic fo
 ``sum_ij w_i w_j A_ij`` with ``A_ij = H(z_i + z_j - c)`` (``H`` the Heaviside function with
 ``H(0) = 1/2``). For fixed ``i`` the entry is a step function of ``z_j``, so once the
 observations are sorted the inner sum ``sum_j w_j A_ij`` is a difference of prefix sums of
-the sorted weights, read at two indices that depend on ``z`` and ``c`` only. The indices cost
-``O(q log q)`` once; each weight vector then costs ``O(q)`` (one permutation, one cumulative
-sum, two gathers) instead of ``O(q^2)``.
+the sorted weights, read at two indices that depend on ``z`` and ``c`` only (equal unless
+some ``z_i + z_j = c``). The indices cost ``O(q log q)`` once; each weight vector then costs
+``O(q)`` (one permutation, one cumulative sum, one gather, a second one for the rows with
+ties, one dot product) instead of ``O(q^2)``.
 
 The indices reproduce the matrix exactly: ``A_ij`` is defined by the sign of the
 floating-point number ``(z_i + z_j) - c`` as the matrix would compute it, which is a
