@@ -1,10 +1,12 @@
 """The README's code runs as written.
 
 Every fenced block of README.md is either run here or listed in ``SKIPPED`` with the reason:
-Python blocks are executed in a temporary directory holding the files they read
-(``accuracies.txt``: the real per-fold accuracies; ``results.csv``: the same results as a
-tidy CSV of fractions), and every line of a shell block is a ``cvcompare`` command run
-through :func:`cvcompare.cli.main`, which must succeed.
+Python blocks are executed in a temporary directory holding the files they read, and every
+line of a shell block is a ``cvcompare`` command run through :func:`cvcompare.cli.main`,
+which must succeed. The files: ``accuracies.txt``, the real per-fold accuracies;
+``results.csv``, the real results of nbc, hnb and aode (three of the five learners, so that
+the reports fit three pairs rather than ten) as a tidy CSV of fractions; ``rmse.csv``, the
+same learners' error rates (``1 - accuracy``), a loss in its own unit.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ SKIPPED = {
     "snakemake --unlock": "acts on an interrupted run of the whole workflow",
 }
 SHELLS = {"bash", "sh", "shell", "console"}
+#: The learners of the README's examples (its snippet compares hnb with nbc).
+README_LEARNERS = ("nbc", "hnb", "aode")
 
 
 def _blocks() -> list[tuple[str, str]]:
@@ -59,9 +63,10 @@ def readme_dir(tmp_path, monkeypatch) -> Path:
     (tmp_path / "accuracies.txt").write_text(REAL.read_text())
     with pytest.warns(UserWarning, match="credit"):
         table = read_accuracies(REAL, as_fraction=True)
-    table.rename(columns={"classifier": "learner", "accuracy": "score"}).to_csv(
-        tmp_path / "results.csv", index=False
-    )
+    table = table.rename(columns={"classifier": "learner", "accuracy": "score"})
+    table = table[table["learner"].isin(README_LEARNERS)]
+    table.to_csv(tmp_path / "results.csv", index=False)
+    table.assign(score=1.0 - table["score"]).to_csv(tmp_path / "rmse.csv", index=False)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -93,6 +98,8 @@ def test_python_blocks_run_on_the_real_data(readme_dir, capsys):
 
 @needs_real
 def test_shell_blocks_run_on_the_real_data(readme_dir, capsys):
+    if not _stan_available():
+        pytest.skip("the README's cvcompare report fits the hierarchical model: no Stan")
     commands = []
     for lang, code in _blocks():
         if lang not in SHELLS or _skip_reason(code) is not None:

@@ -1,5 +1,7 @@
 """Shared input checks name the argument and say what was expected."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -103,6 +105,9 @@ def _public_calls():
             0.5,
             lambda v: stats.bayesian_signed_rank(_X1, prior_strength=v, rng=1),
         ),
+        ("bayesian_sign_test", "x", _X1, lambda v: stats.bayesian_sign_test(v, rng=1)),
+        ("holm_adjust", "pvalues", [0.01, 0.04], stats.holm_adjust),
+        ("dirichlet_max_probs", "alpha", [1.0, 2.0, 0.5], stats.dirichlet_max_probs),
         ("friedman_test", "scores", _SCORES, stats.friedman_test),
         ("friedman_test", "alpha", 0.05, lambda v: stats.friedman_test(_SCORES, alpha=v)),
         ("nemenyi_test", "scores", _SCORES, stats.nemenyi_test),
@@ -151,11 +156,11 @@ def test_booleans_and_numeric_text_are_refused_naming_the_argument(function, arg
     for bad in _bad_versions(valid):
         with pytest.raises((TypeError, ValueError), match=rf"^{argument}: ") as info:
             call(bad)
-        message = str(info.value)
-        assert "boolean" in message or "interval" in message or "integer" in message, (
+        # the message says what was found or expected (not only the argument's name)
+        assert re.search(r"boolean|string|\(str\)|\(bool\)|interval|integer", str(info.value)), (
             function,
             bad,
-            message,
+            str(info.value),
         )
 
 
@@ -172,3 +177,23 @@ def test_numbers_of_every_numeric_type_are_still_accepted():
     assert check_array([np.float32(0.5), 1, np.int64(2)], "x").tolist() == [0.5, 1.0, 2.0]
     assert check_probability(np.float64(0.05), "alpha") == 0.05
     assert check_rope((np.float32(-0.5), 0)) == (-0.5, 0.0)
+
+
+@pytest.mark.parametrize(
+    "bad", [[True, False, True], np.array([True, False]), ["0.1", "0.2"], [0.1, "0.2"], "0.5"]
+)
+def test_booleans_and_numeric_strings_are_refused(bad):
+    with pytest.raises(TypeError, match="x: expected an array of real numbers|x: expected a real"):
+        check_array(bad, "x")
+
+
+def test_scalar_options_refuse_booleans_and_strings():
+    from cvcompare._validation import check_positive, check_probability, check_rope
+
+    for bad in ("0.05", True):
+        with pytest.raises(TypeError, match="alpha: expected a number in"):
+            check_probability(bad, "alpha")
+        with pytest.raises(TypeError, match="s: expected a positive number"):
+            check_positive(bad, "s")
+    with pytest.raises(ValueError, match="rope: expected an interval"):
+        check_rope(("-0.01", "0.01"))

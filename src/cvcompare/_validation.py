@@ -1,9 +1,8 @@
 """Input validation shared by every public function.
 
 Each checker names the offending argument and says what was expected. Nothing is coerced
-silently: booleans and text (even ``"0.5"``) are refused where numbers are expected, and a
-value that looks like a percentage where a fraction is expected is refused, unless the
-caller states the scale explicitly.
+silently: a value that looks like a percentage where a fraction is expected is refused,
+unless the caller states the scale explicitly.
 """
 
 from __future__ import annotations
@@ -22,45 +21,8 @@ __all__ = [
     "check_probability",
     "check_rope",
     "check_scale",
+    "check_scaled_rope",
 ]
-
-
-#: Python and NumPy types that convert to numbers but are not numbers.
-_NOT_NUMBERS = (bool, np.bool_, str, bytes)
-
-
-def _refuse_text_and_booleans(x: object, name: str, expected: str) -> None:
-    """Raise TypeError if ``x`` is, or holds, a boolean or a string (e.g. ``"0.5"``).
-
-    NumPy and pandas objects are judged by their dtype; Python scalars and (nested)
-    sequences element by element, since ``[0.5, True]`` converts silently to floats.
-    """
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None and dtype.kind != "O":
-        bad = dtype.kind in "bUS"
-        found = f"an array of dtype {dtype}"
-    else:
-        try:
-            items = np.asarray(x, dtype=object).ravel()
-        except ValueError:  # ragged: refused when converted to floats
-            return
-        first = next((v for v in items if isinstance(v, _NOT_NUMBERS)), None)
-        bad = first is not None
-        found = f"{first!r} ({type(first).__name__})"
-    if bad:
-        raise TypeError(
-            f"{name}: expected {expected}, found {found}; booleans and text are not accepted "
-            "as numbers"
-        )
-
-
-def check_real(value: object, name: str, expected: str = "a real number") -> float:
-    """Return a scalar as a float, refusing booleans and text (``"0.5"``) with ``name``."""
-    _refuse_text_and_booleans(value, name, expected)
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected {expected}, got {value!r}") from None
 
 
 def check_array(
@@ -89,12 +51,11 @@ def check_array(
     Raises
     ------
     TypeError
-        If ``x`` is not numeric, or holds booleans or text (even numeric text such as
-        ``"0.5"``).
+        If ``x`` is not numeric.
     ValueError
         If the shape is wrong, the last axis is too short, or any value is NaN or infinite.
     """
-    _refuse_text_and_booleans(x, name, "an array of real numbers")
+    _refuse_non_numbers(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -120,6 +81,46 @@ def check_array(
     return arr
 
 
+def _refuse_non_numbers(x: object, name: str) -> None:
+    """Refuse booleans and strings, which NumPy would silently turn into numbers."""
+    if isinstance(x, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: expected a real number, got {x!r} ({type(x).__name__})")
+    if isinstance(x, np.ndarray):
+        kinds = {x.dtype.kind} if x.dtype.kind != "O" else None
+    else:
+        kinds = None
+    if kinds is None:
+        try:
+            raw = np.asarray(x, dtype=object).ravel()
+        except (TypeError, ValueError):
+            return
+        if raw.size > 100_000:  # large inputs: inspect the dtype NumPy infers instead
+            kinds = {np.asarray(x).dtype.kind}
+        else:
+            for value in raw:
+                if isinstance(value, (bool, np.bool_, str, bytes)):
+                    raise TypeError(
+                        f"{name}: expected an array of real numbers, found {value!r} "
+                        f"({type(value).__name__}); booleans and strings are refused"
+                    )
+            return
+    if kinds & {"b", "U", "S"}:
+        raise TypeError(
+            f"{name}: expected an array of real numbers, got an array of "
+            f"{'booleans' if 'b' in kinds else 'strings'}"
+        )
+
+
+def check_real(value: object, name: str, expected: str = "a real number") -> float:
+    """``float(value)`` for a real number; booleans and strings (even ``"0.5"``) are refused."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected {expected}, got {value!r}") from None
+
+
 def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.ndarray:
     """Check that accuracies or their differences are on the stated scale.
 
@@ -129,15 +130,18 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
         Accuracies (in [0, 1]) or differences of accuracies (in [-1, 1]).
     name : str
         The argument name used in error messages.
-    scale : {"fraction", "percent"}
+    scale : {"fraction", "percent", "raw"}
         ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
-        are divided by 100.
+        are divided by 100; ``"raw"``: any score that is not an accuracy (AUC, F1, RMSE,
+        log-loss, ...), returned unchanged in its own unit.
 
     Returns
     -------
     numpy.ndarray
-        The values as fractions.
+        The values as fractions (``"raw"``: as given).
     """
+    if scale == "raw":
+        return arr
     if scale == "fraction":
         if np.any(np.abs(arr) > 1):
             raise ValueError(
@@ -153,7 +157,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
                 f"{np.max(np.abs(arr)):g}"
             )
         return arr / 100.0
-    raise ValueError(f"scale: expected 'fraction' or 'percent', got {scale!r}")
+    raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
 def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
@@ -163,8 +167,7 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     ``(0, 0)`` is allowed and means no rope.
     """
     try:
-        low, high = rope  # type: ignore[misc]
-        low, high = check_real(low, name), check_real(high, name)
+        low, high = (check_real(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
     except (TypeError, ValueError):
         raise ValueError(
             f"{name}: expected an interval (low, high) of two numbers, got {rope!r}"
@@ -236,3 +239,12 @@ def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]
             "(-0.01, 0.01) is one accuracy point"
         )
     return low, high
+
+
+def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[float, float]:
+    """Check a rope given for differences on ``scale``.
+
+    In the unit of the scores when ``scale="raw"`` (:func:`check_rope`); otherwise on the
+    fraction scale of accuracies (:func:`check_fraction_rope`), also for percentages.
+    """
+    return check_rope(rope, name) if scale == "raw" else check_fraction_rope(rope, name)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
+from cvcompare._validation import check_array, check_probability
 from cvcompare.stats._results import BayesianDecisionMixin
 from cvcompare.stats.odds import posterior_odds as _odds
 
@@ -172,6 +173,41 @@ class HierarchicalResult(BayesianDecisionMixin):
         Corani et al. (2017), Sec. 3.3, Eq. (8).
         """
         return self.delta.mean(axis=0)
+
+    def shrinkage_interval(self, level: float = 0.95) -> np.ndarray:
+        """Central credible interval of each ``delta_i``, shape ``(q, 2)``.
+
+        Parameters
+        ----------
+        level : float
+            Posterior probability inside the interval, in (0, 1).
+        """
+        level = check_probability(level, "level")
+        tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
+        return np.quantile(self.delta, tails, axis=0).T
+
+    def next_dataset_density(self, grid: object) -> np.ndarray:
+        """Posterior predictive density of the difference on the next data set.
+
+        The average over the posterior draws of the Student-t density ``t(nu, delta0,
+        sigma0)`` (normal where ``nu = inf``) at each point of ``grid``: the distribution
+        whose masses left of, inside and right of the rope Sec. 3.2 compares.
+
+        Parameters
+        ----------
+        grid : array_like, shape (m,)
+            Points on the scale of the differences.
+
+        Returns
+        -------
+        numpy.ndarray, shape (m,)
+        """
+        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
+        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
+        nu = np.broadcast_to(self.nu[:, None], z.shape)
+        finite = np.isfinite(nu)
+        dens = np.where(finite, stats.t.pdf(z, np.where(finite, nu, 1.0)), stats.norm.pdf(z))
+        return (dens / self.sigma0[:, None]).mean(axis=0)
 
     def posterior_odds(self, a: Region, b: Region) -> float:
         """Posterior odds ``o(a, b) = P(a) / P(b)`` of two regions for the next data set.

@@ -1,13 +1,12 @@
 """The Poisson-binomial test: comparing two learners over multiple data sets.
 
-The differences are first learner minus second. On each of ``q`` data sets the Bayesian
-correlated t-test gives ``p_i = P(mu_i > 0)``, the posterior probability that the first
-learner is more accurate than the second. Each data set is treated as an independent
-Bernoulli trial with success probability ``p_i``; the number ``X`` of data sets on which the
-first learner wins then follows a Poisson-binomial distribution, and the test declares the
-first learner better when ``P(X > q/2) > 1 - alpha``. (The paper takes the differences as
-second minus first, so the same rule declares its "second classifier" better: in both cases
-the learner whose accuracies are the minuends.)
+The differences are first learner minus second (the paper writes second minus first; only
+the names swap). On each of ``q`` data sets the Bayesian correlated t-test gives
+``p_i = P(mu_i > 0)``, the posterior probability that the first learner is more accurate
+than the second. Each data set is treated as an independent Bernoulli trial with success
+probability ``p_i``; the number ``X`` of data sets on which the first learner wins then
+follows a Poisson-binomial distribution, and the test declares the first learner better
+when ``P(X > q/2) > 1 - alpha``.
 
 The distribution is computed exactly by the standard ``O(q^2)`` recursion over the data
 sets; the paper's Monte Carlo approximation (100,000 simulated coin vectors) is kept as
@@ -165,7 +164,7 @@ def poisson_binomial_test(
     Parameters
     ----------
     x : array_like, shape (q, n)
-        Differences of accuracy (first learner minus second) on the ``n`` test folds of
+        Differences of the scores (first learner minus second) on the ``n`` test folds of
         each of ``q >= 2`` data sets; at least two folds.
     rho : float or array_like of shape (q,)
         Correlation heuristic ``n_test / n_total`` in [0, 1), one for all data sets or one
@@ -180,8 +179,9 @@ def poisson_binomial_test(
         Number of simulated coin vectors for ``method="montecarlo"``.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Source of randomness; required for ``method="montecarlo"``, unused otherwise.
-    scale : {"fraction", "percent"}
-        Scale of ``x``.
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x``; ``"raw"``: any score in its own unit (the test does not depend on
+        it).
 
     Returns
     -------
@@ -189,10 +189,10 @@ def poisson_binomial_test(
 
     Notes
     -----
-    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` (the learner whose
-    accuracies are the minuends of ``x``, here the first, is better). Swapping the learners
-    maps ``p_i`` to ``1 - p_i`` and ``X`` to ``q - X``, so the rule for the second learner
-    is ``P(X < q/2) > 1 - alpha``; both are reported. With
+    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` for the learner whose
+    score is the minuend (here the first). Swapping the learners maps ``p_i`` to
+    ``1 - p_i`` and ``X`` to ``q - X``, so the rule for the second learner is
+    ``P(X < q/2) > 1 - alpha``; both are reported. With
     ``q`` even, ``X = q/2`` counts for neither. A data set whose differences are all equal
     has ``p_i`` 0 or 1 by the sign of the mean, and 1/2 when they are all zero (see
     :func:`~cvcompare.stats.ttest.bayesian_correlated_ttest`).

@@ -31,11 +31,11 @@ from scipy import stats
 from cvcompare._validation import (
     check_array,
     check_choice,
-    check_fraction_rope,
     check_int,
     check_probability,
     check_real,
     check_scale,
+    check_scaled_rope,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -189,17 +189,18 @@ def correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy (first learner minus second) on the ``n = m k`` test
-        folds of ``m`` runs of ``k``-fold cross-validation; at least two.
+        Differences of the scores (first learner minus second: positive values speak for
+        the first learner) on the ``n = m k`` test folds of ``m`` runs of ``k``-fold
+        cross-validation; at least two.
     rho : float
         Correlation between the differences, in [0, 1); the heuristic is
         ``n_test / n_total`` (``1/k`` for ``k``-fold cross-validation). ``rho = 0`` gives
         the one-sample t-test.
     alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: the mean difference is positive (the first learner is better).
-    scale : {"fraction", "percent"}
+        ``"greater"``: the mean difference is positive.
+    scale : {"fraction", "percent", "raw"}
         Scale of ``x``; percentages are divided by 100 (``mean`` and ``std_err`` are
-        fractions).
+        fractions); ``"raw"``: any score in its own unit (no range check).
 
     Returns
     -------
@@ -451,18 +452,20 @@ def bayesian_correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy (first learner minus second) on the ``n = m k`` test
+        Differences of the scores (first learner minus second) on the ``n = m k`` test
         folds; at least two.
     rho : float
         Correlation heuristic ``n_test / n_total``, in [0, 1).
     rope : tuple of float
-        Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, always
-        on the fraction scale (``(-0.01, 0.01)`` is one accuracy point); ends of magnitude
-        1 or more are refused as percentages.
+        Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, on the
+        fraction scale for accuracies (``(-0.01, 0.01)`` is one accuracy point; ends of
+        magnitude 1 or more are refused as percentages), in the score's unit when
+        ``scale="raw"``.
     prior : "matching" or NormalGammaPrior
         ``"matching"`` (the default) is ``NormalGammaPrior(0, inf, -1/2, 0)``.
-    scale : {"fraction", "percent"}
-        Scale of ``x``; percentages are divided by 100.
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x``; percentages are divided by 100; ``"raw"``: any score in its own
+        unit.
 
     Returns
     -------
@@ -490,7 +493,7 @@ def bayesian_correlated_ttest(
     """
     arr = _check_differences(x, scale)
     rho = _check_rho(rho)
-    low, high = check_fraction_rope(rope)
+    low, high = check_scaled_rope(rope, scale)
     if isinstance(prior, str) and prior == "matching":
         prior = MATCHING_PRIOR
     elif not isinstance(prior, NormalGammaPrior):
