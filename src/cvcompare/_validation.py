@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = [
     "check_array",
+    "check_real",
     "check_choice",
     "check_fraction_rope",
     "check_int",
@@ -110,8 +111,8 @@ def _refuse_non_numbers(x: object, name: str) -> None:
         )
 
 
-def _scalar(value: object, name: str, expected: str) -> float:
-    """``float(value)`` for a real number; booleans and strings are refused."""
+def check_real(value: object, name: str, expected: str = "a real number") -> float:
+    """``float(value)`` for a real number; booleans and strings (even ``"0.5"``) are refused."""
     if isinstance(value, (bool, np.bool_, str, bytes)):
         raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
     try:
@@ -166,7 +167,7 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     ``(0, 0)`` is allowed and means no rope.
     """
     try:
-        low, high = (_scalar(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
+        low, high = (check_real(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
     except (TypeError, ValueError):
         raise ValueError(
             f"{name}: expected an interval (low, high) of two numbers, got {rope!r}"
@@ -184,7 +185,7 @@ def check_probability(
     p: object, name: str, *, open_low: bool = True, open_high: bool = True
 ) -> float:
     """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
-    val = _scalar(p, name, "a number in (0, 1)")
+    val = check_real(p, name, "a number in (0, 1)")
     low_ok = val > 0 if open_low else val >= 0
     high_ok = val < 1 if open_high else val <= 1
     if not (low_ok and high_ok and np.isfinite(val)):
@@ -218,7 +219,7 @@ def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
 
 def check_positive(value: object, name: str) -> float:
     """Check a strictly positive, finite real number (not a bool) and return it as a float."""
-    val = _scalar(value, name, "a positive number")
+    val = check_real(value, name, "a positive number")
     if not (np.isfinite(val) and val > 0):
         raise ValueError(f"{name}: expected a positive finite number, got {val}")
     return val

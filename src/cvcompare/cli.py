@@ -630,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = args.run(args)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
-    except (_ArgumentError, ValueError, TypeError, OSError) as exc:
+    except (_ArgumentError, ValueError, TypeError, OSError, ImportError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if not isinstance(exc, _ArgumentError):
             message = _user_names(message)

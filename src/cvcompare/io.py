@@ -256,6 +256,11 @@ def read_csv_scores(
 
 def _columns(table: pd.DataFrame) -> tuple[str, str]:
     """Return the learner and score column names of a tidy table from either reader."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(
+            "table: expected a pandas DataFrame from read_csv_scores or read_accuracies, got "
+            f"{type(table).__name__}"
+        )
     for learner, _, _, score in (_SCORE_COLUMNS, _ACCURACY_COLUMNS):
         if {learner, "dataset", "fold", score} <= set(table.columns):
             return learner, score

@@ -112,6 +112,9 @@ def fit_hierarchical(
 
     Raises
     ------
+    ImportError
+        If Stan's Python packages are not installed (the ``stan`` extra); the message says
+        what to install (:data:`~cvcompare.hierarchical.runners.STAN_MISSING`).
     ValueError
         If ``x`` is not a 2-D array of finite values with at least 2 data sets and 2 folds,
         ``rho`` is outside [0, 1), the rope is not an interval containing 0, or every data

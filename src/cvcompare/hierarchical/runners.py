@@ -53,6 +53,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import importlib
 import io
 import json
 import logging
@@ -81,6 +82,11 @@ __all__ = [
 ]
 
 RUNNERS = ("auto", "native", "pystan", "cmdstanpy")
+#: The error raised when no runner can be used because Stan's Python packages are missing
+#: (they are the optional ``stan`` extra of the package).
+STAN_MISSING = (
+    "the hierarchical model needs Stan, which is not installed: pip install 'cvcompare[stan]'"
+)
 
 #: Logger of the one-time builds; its warnings reach the console (or the workflow's log).
 _log = logging.getLogger("cvcompare.hierarchical")
@@ -612,6 +618,14 @@ class CmdStanPyRunner(StanRunner):
         return _split_columns(columns, values, dims), sampler
 
 
+def _require_stan(module: str) -> None:
+    """Import ``module`` (``stan``, ``httpstan`` or ``cmdstanpy``) or raise :data:`STAN_MISSING`."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise ImportError(STAN_MISSING) from None
+
+
 def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
     """Choose a runner: ``"cmdstanpy"``, ``"native"``, ``"pystan"`` or ``"auto"``.
 
@@ -626,6 +640,9 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
 
     Raises
     ------
+    ImportError
+        If the Python packages of the runner (PyStan with httpstan, or cmdstanpy) are not
+        installed, with :data:`STAN_MISSING` as the message.
     ValueError
         If ``runner`` is not one of the choices, or the requested runner cannot run here
         (``"cmdstanpy"`` without CmdStan, ``"native"`` without a C++ compiler).
@@ -637,6 +654,7 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
             runner = "cmdstanpy"
         else:
             runner = "native" if native_available() else "pystan"
+    _require_stan({"native": "httpstan", "pystan": "stan", "cmdstanpy": "cmdstanpy"}[runner])
     if runner == "native":
         if not native_available():
             raise ValueError(

@@ -86,10 +86,23 @@ def poisson_binomial_pmf(p: object) -> np.ndarray:
     return pmf
 
 
+#: Size of the block of uniform draws simulated at once by the Monte Carlo option, in bytes
+#: (about 1 MiB, so memory does not grow with the number of simulated coin vectors).
+_CHUNK_BYTES = 1 << 20
+
+
 def _montecarlo_pmf(p: np.ndarray, n_samples: int, gen: np.random.Generator) -> np.ndarray:
-    """Relative frequencies of ``X`` over ``n_samples`` simulated vectors of ``q`` coins."""
-    wins = (gen.random((n_samples, p.size)) < p).sum(axis=1)
-    return np.bincount(wins, minlength=p.size + 1) / n_samples
+    """Relative frequencies of ``X`` over ``n_samples`` simulated vectors of ``q`` coins.
+
+    The vectors are simulated in blocks of about ``_CHUNK_BYTES``; the uniform draws are
+    consumed row by row, so the counts do not depend on the block length.
+    """
+    rows = max(1, _CHUNK_BYTES // (8 * p.size))
+    counts = np.zeros(p.size + 1, dtype=np.int64)
+    for start in range(0, n_samples, rows):
+        wins = (gen.random((min(rows, n_samples - start), p.size)) < p).sum(axis=1)
+        counts += np.bincount(wins, minlength=p.size + 1)
+    return counts / n_samples
 
 
 @dataclass(frozen=True)

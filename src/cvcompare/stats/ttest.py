@@ -33,6 +33,7 @@ from cvcompare._validation import (
     check_choice,
     check_int,
     check_probability,
+    check_real,
     check_scale,
     check_scaled_rope,
 )
@@ -287,11 +288,13 @@ class NormalGammaPrior:
     b: float = 0.0
 
     def __post_init__(self) -> None:
+        for name in ("mu0", "k0", "a", "b"):
+            check_real(getattr(self, name), f"prior.{name}")  # no bool, no text
         for name in ("mu0", "a", "b"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
+            if not math.isfinite(value):
                 raise ValueError(f"prior.{name}: expected a finite number, got {value!r}")
-        if not isinstance(self.k0, (int, float, np.number)) or not self.k0 > 0:
+        if not self.k0 > 0:
             raise ValueError(f"prior.k0: expected a number > 0 (inf allowed), got {self.k0!r}")
         if self.b < 0:
             raise ValueError(f"prior.b: expected a rate >= 0, got {self.b}")
@@ -359,10 +362,11 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     rope : tuple of float
         Region of practical equivalence ``(low, high)``, fraction scale.
     p_left, p_rope, p_right : float
-        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``.
+        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``: the
+        first learner is practically worse, practically equivalent or practically better.
     p_positive : float
-        ``P(mu > 0 | x)``; equals ``1 - p`` of the one-sided frequentist correlated t-test
-        under the matching prior.
+        ``P(mu > 0 | x)``, the probability that the first learner is better; equals
+        ``1 - p`` of the one-sided frequentist correlated t-test under the matching prior.
     n : int
         Number of differences.
     rho : float
@@ -406,7 +410,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
 
     def cdf(self, value: float) -> float:
         """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``)."""
-        value = float(value)
+        value = check_real(value, "value")
         return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
