@@ -190,6 +190,7 @@ def _rows_hierarchical(x, datasets, args, rng) -> list[Row]:
             "p_right": res.p_right,
             "decision": res.decision(),
             "runner": res.runner,
+            "runner_version": res.runner_version,
             "n_noisy_datasets": len(res.noisy),
         }
     ]
