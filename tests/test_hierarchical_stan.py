@@ -4,6 +4,7 @@ runners against each other, seeding, parallel use."""
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 import subprocess
@@ -458,3 +459,30 @@ def test_no_divergences_on_the_h_scenarios(q, location):
     res = fit_hierarchical(x, rho=0.1, seed=q)
     assert res.diagnostics.divergences == 0
     assert res.diagnostics.ok, res.diagnostics.problems
+
+
+def test_waiting_on_another_process_lock_is_announced(tmp_path, caplog):
+    # flock locks belong to an open file, so a second open of the lock file in this
+    # process blocks like another process would; the waiter logs which lock and why
+    import fcntl
+    import threading
+
+    from cvcompare.hierarchical.runners import file_lock
+
+    lock = tmp_path / "build.lock"
+    holder = open(lock, "a")  # noqa: SIM115 - released by the timer below
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    threading.Timer(0.5, holder.close).start()
+    with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical.runners"):
+        with file_lock(lock, "compiling the Stan program (native runner)"):
+            pass
+    assert [r.getMessage() for r in caplog.records] == [
+        f"waiting for the lock {lock}: another process is compiling the Stan program "
+        "(native runner)"
+    ]
+    # an uncontended lock is taken silently
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical.runners"):
+        with file_lock(lock, "compiling"):
+            pass
+    assert caplog.records == []
