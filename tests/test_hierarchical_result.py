@@ -76,7 +76,7 @@ def make_result(gen: np.random.Generator, s: int = 400, q: int = 6) -> Hierarchi
     p = next_dataset_probs(delta0, sigma0, nu, (-0.01, 0.01))
     return HierarchicalResult(
         delta0, sigma0, nu, delta, sigma, *p, (-0.01, 0.01), 0.1, 1.0, "hyper", "student",
-        "pystan", 4, (), diag,
+        "pystan", "Stan 2.35.0, httpstan 4.13.0, pystan 3.10.0", 4, (), diag,
     )  # fmt: skip
 
 

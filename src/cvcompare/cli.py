@@ -216,7 +216,14 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
 
 def _rows_hierarchical(res, datasets, args) -> list[Row]:
     (row,) = _rows_bayes(res, datasets, args)
-    return [row | {"runner": res.runner, "n_noisy_datasets": len(res.noisy)}]
+    return [
+        row
+        | {
+            "runner": res.runner,
+            "runner_version": res.runner_version,
+            "n_noisy_datasets": len(res.noisy),
+        }
+    ]
 
 
 _ROWS: dict[str, Callable[..., list[Row]]] = {

@@ -234,7 +234,14 @@ HIERARCHICAL_DEFAULTS = {
     "max_treedepth": 10,
 }
 #: Sampler-health columns of every hierarchical row.
-DIAGNOSTIC_COLUMNS = {"diag_ok", "rhat_max", "ess_min", "divergences", "runner"}
+DIAGNOSTIC_COLUMNS = {
+    "diag_ok",
+    "rhat_max",
+    "ess_min",
+    "divergences",
+    "runner",
+    "runner_version",
+}
 
 
 def fit_row(res: Any) -> dict[str, Any]:
@@ -258,6 +265,7 @@ def fit_row(res: Any) -> dict[str, Any]:
         "ess_min": min(min(diag.ess_bulk.values()), min(diag.ess_tail.values())),
         "divergences": int(diag.divergences),
         "runner": str(res.runner),
+        "runner_version": str(res.runner_version),
     }
 
 

@@ -219,8 +219,17 @@ model {
   target += (n - 3) * sum(log(one_plus_e)) - sum(sigma_raw) - dot_product(ss_term, one_plus_e2);
   // xbar_i ~ N(delta0, t_i + v_i) (note 3), t_i = sigma0^2 / lambda_i (notes 4 and 6)
   if (student) {
-    // log Jacobian of nu - 1 (note 7)
-    target += log_nu_minus_one(nu_raw[1])
+    // nu - 1 ~ Gamma(a, b) and the log Jacobian of nu - 1 (note 7), with log(nu - 1) = z
+    // itself rather than the log of exp(z): far in the left tail, where nu - 1 underflows
+    // to 0, the density stays finite and no error is raised
+    real z = log_nu_minus_one(nu_raw[1]);
+    real a = nu_alpha;
+    real b = nu_beta;
+    if (nu_hyper) {
+      a = gamma_alpha[1];
+      b = gamma_beta[1];
+    }
+    target += a * (z + log(b)) - lgamma(a) - b * nu_minus_one[1]
               + log1p(log1p_exp(-nu_raw[1]) * inv_logit(-nu_raw[1]));
     real k = 0.5 * (nu_minus_one[1] + 1);
     real m = digamma(k) - log(k);
@@ -235,11 +244,6 @@ model {
                 - k * sum(exp(log_lambda_c));
       tail(xbar_slot, n_c) ~ normal(delta0, sqrt(square(sigma0) * exp(-log_lambda_c)
                                                  + tail(v, n_c)));
-    }
-    if (nu_hyper) {
-      nu_minus_one[1] ~ gamma(gamma_alpha[1], gamma_beta[1]);
-    } else {
-      nu_minus_one[1] ~ gamma(nu_alpha, nu_beta);
     }
   } else {
     xbar_slot ~ normal(delta0, sqrt(square(sigma0) + v));

@@ -109,6 +109,8 @@ class HierarchicalResult(BayesianDecisionMixin):
         The divisor applied before fitting (mean per-data-set standard deviation).
     nu_prior, top_level, runner : str
         The model variant and the Stan interface that ran it.
+    runner_version : str
+        Versions of Stan and of that interface (e.g. ``"Stan 2.35.0, httpstan 4.13.0"``).
     chains : int
         Number of chains; ``delta0.size // chains`` draws each.
     noisy : tuple of int
@@ -130,6 +132,7 @@ class HierarchicalResult(BayesianDecisionMixin):
     nu_prior: str
     top_level: str
     runner: str
+    runner_version: str
     chains: int
     noisy: tuple[int, ...]
     diagnostics: HierarchicalDiagnostics

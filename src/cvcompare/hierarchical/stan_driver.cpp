@@ -7,13 +7,47 @@
 // per-chain random number streams (seed, chain id) as CmdStan and PyStan.
 //
 // Usage:
-//   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS
+//   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS INIT_RADIUS
+//
+// The draws are a function of the data and the arguments only: the same bits whatever
+// THREADS, the CPUs the process may use, the order in which the threads pick up chains, and
+// the machine's load. Each chain has its own random number stream (seed, chain id) and its
+// own autodiff state; what remained was memory alignment. Eigen sums vectors with SIMD
+// instructions, starting with single elements until the address is a multiple of the SIMD
+// register width (up to 64 bytes), so the rounding of a sum depends on the address of its
+// first element. Stan's autodiff arena hands out memory in 8-byte steps from blocks that it
+// obtains with malloc, whose addresses are only 16-byte aligned and depend on which thread
+// asks first and what that thread allocated before; the same chain run on another thread
+// then rounded its sums differently and, within a few hundred iterations, gave other draws.
+// Here every block of the arena is 64-byte aligned (the link wraps malloc,
+// -Wl,--wrap=malloc, and the wrapper aligns every request of an arena block's size or more),
+// and each gradient starts at the beginning of the arena, so every vector of every gradient
+// has the same alignment, hence the same rounding, on any thread. (Aligning every malloc, the
+// small temporaries too, made fits 25% slower; the arena's blocks are allocated once per
+// thread.)
 //
 // OUTPUT receives one text line with the comma-separated column names (sampler
 // diagnostics, then the program's parameters, transformed parameters and generated
 // quantities, in Stan's flat "name.index" form) followed by the post-warm-up draws as
 // little-endian float64, chain after chain, draw after draw. Nothing is written unless
 // every chain finishes; errors go to stderr with a non-zero exit status.
+#include <cstdlib>
+
+#include <stan/math/memory/stack_alloc.hpp>
+
+// malloc, for every call compiled into this program (the linker routes them here): requests
+// of at least the size of the autodiff arena's first block, which include all its blocks,
+// get memory aligned to 64 bytes, the widest SIMD alignment Eigen uses (see the top of the
+// file); smaller ones are passed on unchanged. free() releases both as usual.
+extern "C" void* __real_malloc(std::size_t size);
+extern "C" void* __wrap_malloc(std::size_t size) {
+  if (size < stan::math::internal::DEFAULT_INITIAL_NBYTES) {
+    return __real_malloc(size);
+  }
+  void* memory = nullptr;
+  return posix_memalign(&memory, 64, size) == 0 ? memory : nullptr;
+}
+
 #include <stan/callbacks/interrupt.hpp>
 #include <stan/callbacks/logger.hpp>
 #include <stan/callbacks/structured_writer.hpp>
@@ -42,6 +76,13 @@ void gradient(const model_base& model, const Eigen::VectorXd& x, double& f,
       messages.clear();
     }
   };
+  // Start from the beginning of the thread's (64-byte aligned) arena whatever was run on
+  // this thread before, so that the gradient's vectors are aligned the same way on every
+  // thread (see the top of the file). The sampler keeps no autodiff variables between
+  // gradients, so nothing in use is discarded.
+  if (stan::math::empty_nested()) {
+    stan::math::recover_memory();
+  }
   try {
     stan::math::gradient(model_functional<model_base>(model, &messages), x, f, grad_f);
   } catch (const std::exception&) {
@@ -108,6 +149,7 @@ int run(char** argv) {
   const double adapt_delta = std::stod(argv[8]);
   const int max_depth = std::stoi(argv[9]);
   const std::size_t threads = std::stoul(argv[10]);
+  const double init_radius = std::stod(argv[11]);
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
 
   stan::model::model_base& model = new_model(data, seed, &std::cerr);
@@ -123,10 +165,10 @@ int run(char** argv) {
   stderr_logger logger;
 
   // Stan's defaults for everything the runner does not set (CmdStan's "sample" method):
-  // init radius 2, step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, and the
-  // adaptation windows 75 / 50 / 25.
+  // step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, and the adaptation windows
+  // 75 / 50 / 25.
   const int status = stan::services::sample::hmc_nuts_diag_e_adapt(
-      model, chains, inits, metrics, seed, 1, 2.0, warmup, draws, thin, false, 0, 1.0, 0.0,
+      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0, 1.0, 0.0,
       max_depth, adapt_delta, 0.05, 0.75, 10.0, 75, 50, 25, interrupt, logger, init_writers,
       sample_writers, diagnostic_writers, metric_writers);
   if (status != 0) {
@@ -154,9 +196,10 @@ int run(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 11) {
+  if (argc != 12) {
     std::cerr << "usage: " << argv[0]
-              << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS\n";
+              << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS"
+                 " INIT_RADIUS\n";
     return 2;
   }
   try {
