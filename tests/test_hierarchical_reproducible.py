@@ -142,3 +142,17 @@ def test_no_errors_are_logged_at_initialisation(x, seed, caplog):
     with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical.runners"):
         fit(x, seed=seed)
     assert [r for r in caplog.records if "Stan's messages" in r.getMessage()] == []
+
+
+def test_the_thread_cap_bounds_the_threads_and_refuses_nonsense(monkeypatch):
+    # CVCOMPARE_THREADS (set by the workflow to a job's reserved threads) caps the threads
+    # of a fit below the CPUs the process may use; it never raises the count above them.
+    available = runners_module._cpu_count()
+    monkeypatch.setenv("CVCOMPARE_THREADS", "1")
+    assert runners_module._cpu_count() == 1
+    monkeypatch.setenv("CVCOMPARE_THREADS", str(available + 5))
+    assert runners_module._cpu_count() == available
+    for bad in ("0", "two", "-1", ""):
+        monkeypatch.setenv("CVCOMPARE_THREADS", bad)
+        with pytest.raises(ValueError, match="CVCOMPARE_THREADS: expected a whole number"):
+            runners_module._cpu_count()

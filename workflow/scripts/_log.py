@@ -1,11 +1,16 @@
-"""Send a script's logging, warnings and uncaught errors to the rule's log file."""
+"""Set up a workflow script's process: its log file, and the threads its Stan fits may use."""
 
 import logging
+import os
 import sys
 
 
-def setup(path):
-    """Log to ``path`` (progress lines at INFO level) and capture warnings and stderr."""
+def setup(path, threads=1):
+    """Log to ``path`` (progress lines at INFO level), capture warnings and stderr, and
+    let every Stan fit of this process (and of its worker processes) use at most
+    ``threads`` threads (``CVCOMPARE_THREADS``), so a job never runs more threads than it
+    reserved; the draws do not depend on it."""
+    os.environ["CVCOMPARE_THREADS"] = str(threads)
     handle = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the job
     sys.stderr = handle
     logging.basicConfig(

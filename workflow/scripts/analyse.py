@@ -10,7 +10,7 @@ from cvcompare.experiments import write_table  # noqa: E402
 from cvcompare.experiments.analyses import run_analysis  # noqa: E402
 from cvcompare.io import read_accuracies  # noqa: E402
 
-log = _log.setup(snakemake.log[0])  # noqa: F821
+log = _log.setup(snakemake.log[0], snakemake.threads)  # noqa: F821
 job = snakemake.params.job  # noqa: F821
 data = None
 if "data" in snakemake.input.keys():  # noqa: F821

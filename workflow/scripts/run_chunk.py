@@ -8,7 +8,8 @@ import _log  # noqa: E402
 
 from cvcompare.experiments import run_chunk, write_table  # noqa: E402
 
-log = _log.setup(snakemake.log[0])  # noqa: F821
+# the job's `threads` are its worker processes, each fitting on one thread
+log = _log.setup(snakemake.log[0], threads=1)  # noqa: F821
 wc = snakemake.wildcards  # noqa: F821
 table = run_chunk(
     **snakemake.params.job,  # noqa: F821

@@ -607,10 +607,20 @@ class NativeRunner(StanRunner):
 
 
 def _cpu_count() -> int:
-    """CPUs this process may run on."""
+    """CPUs this process may use: those it may run on (``taskset``, a container's or a
+    SLURM job's CPU set), at most ``$CVCOMPARE_THREADS`` where that is set (the workflow
+    sets it to the threads a job asked for, so a job never runs more threads than it
+    reserved). The draws do not depend on it."""
     if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+        count = len(os.sched_getaffinity(0))
+    else:
+        count = os.cpu_count() or 1
+    cap = os.environ.get("CVCOMPARE_THREADS")
+    if cap is None:
+        return count
+    if not cap.isdigit() or int(cap) < 1:
+        raise ValueError(f"CVCOMPARE_THREADS: expected a whole number >= 1, got {cap!r}")
+    return min(count, int(cap))
 
 
 def _check_call(command: list[str], what: str) -> str:
