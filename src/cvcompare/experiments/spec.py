@@ -464,8 +464,9 @@ class ExperimentSpec:
             for tid in used + ([m["baseline"]] if "baseline" in m else []):
                 if tid not in ids:
                     fail(f"metric {m['id']!r}: test {tid!r} is not among the tests {ids}")
+            read = [m[k] for k in ("column", "reference") if k in m] + list(m.get("columns", []))
             for tid in used:
-                for col in m["columns"] if "columns" in m else [m["column"]]:
+                for col in read:
                     if col not in columns[tid]:
                         fail(
                             f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
