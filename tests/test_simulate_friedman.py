@@ -5,17 +5,24 @@ import pytest
 from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
 from sklearn.tree import DecisionTreeClassifier
 
+from cvcompare.seeding import replication_rng
 from cvcompare.simulate.friedman import (
     MEDIAN_SEED,
     FriedmanSetting,
+    TruthDesign,
     friedman_data,
     friedman_ground_truth,
     friedman_median,
     friedman_regression,
     friedman_settings,
+    load_ground_truth,
 )
 from cvcompare.simulate.pruned_tree import OneSETreeClassifier, weakest_link_cp
-from cvcompare.simulate.scenario import simulate_comparison
+from cvcompare.simulate.scenario import (
+    check_scenario,
+    required_ground_truth,
+    simulate_comparison,
+)
 
 
 @pytest.mark.parametrize(
@@ -264,3 +271,64 @@ def test_one_se_tree_with_fewer_instances_than_internal_folds():
 def test_one_se_tree_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         OneSETreeClassifier(rng=1, **kwargs)
+
+
+def test_truth_design_is_keyed_by_root_seed_learners_and_setting(tmp_path):
+    s1, s2 = (FriedmanSetting(function=3, noise=0.1, n=30, n_random=r) for r in (0, 20))
+    design = TruthDesign(repetitions=2, n_test=300)
+    a = design.measure(s1, root_seed=5)
+    # the stream is replication_rng(root seed, "friedman_ground_truth", learners, setting)
+    direct = friedman_ground_truth(
+        s1,
+        replication_rng(5, "friedman_ground_truth", "lda", "cart", s1.id),
+        repetitions=2,
+        n_test=300,
+    )
+    assert a == direct
+    assert design.measure(s1, root_seed=6) != a and design.measure(s2, root_seed=5) != a
+    design.write(a, s1, tmp_path / "a.json")
+    design.write(design.measure(s2, root_seed=5), s2, tmp_path / "b.json")
+    loaded = load_ground_truth([tmp_path / "a.json", tmp_path / "b.json"])
+    assert loaded[s1.id] == a and set(loaded) == {s1.id, s2.id}
+    with pytest.raises(ValueError, match="learners: expected two names"):
+        TruthDesign(learners=("lda", "knn"))
+    with pytest.raises(ValueError, match="repetitions: expected an integer >= 2"):
+        TruthDesign(repetitions=1)
+
+
+def test_a_scenario_declares_its_truth_design_and_pool():
+    pool = [s.id for s in friedman_settings() if s.n == 30]
+    scen = {
+        "generator": {
+            "name": "friedman",
+            "per_function": 2,
+            "settings": pool,
+            "truth": {"repetitions": 7, "n_test": 100},
+        },
+    }
+    design, ids = required_ground_truth(scen, 6)
+    assert design == TruthDesign(repetitions=7, n_test=100) and list(ids) == pool
+    check_scenario(scen, 6)
+    assert (
+        required_ground_truth(
+            {
+                "generator": {"name": "nb_features"},
+                "delta": {"distribution": "fixed", "value": 0.0},
+            },
+            2,
+        )
+        is None
+    )
+    # without a truth design, an experiment file must give every setting's truth
+    no_design = {"generator": {"name": "friedman", "settings": pool[:2]}}
+    with pytest.raises(ValueError, match="generator.truth: required"):
+        check_scenario(no_design, 2)
+    no_design["generator"]["ground_truth"] = {pool[0]: 0.01, pool[1]: 0.02}
+    check_scenario(no_design, 2)
+    assert required_ground_truth(no_design, 2) is None
+    bad = {"generator": {"name": "friedman", "truth": {"repetition": 5}}}
+    with pytest.raises(ValueError, match=r"generator.truth: unknown key\(s\) \['repetition'\]"):
+        check_scenario(bad, 3)
+    bad = {"generator": {"name": "friedman", "truth": {"n_test": 0}}}
+    with pytest.raises(ValueError, match="generator.truth.n_test: expected an integer >= 1"):
+        check_scenario(bad, 3)
