@@ -78,6 +78,40 @@ def chunk_job(wildcards):
     return spec.job(spec.point(wildcards.point), wildcards.fidelity, config["seed"])
 
 
+GROUND_TRUTH = (
+    "results/ground_truth/friedman/{learner_a}-{learner_b}/reps~{repetitions}/test~{n_test}"
+    "/seed~{seed}/{setting}"
+)
+
+
+def ground_truth_files(wildcards):
+    """The cached ground-truth files a chunk's scenario reads (none for most scenarios).
+
+    Keyed by the truth design and the root seed only, not by the fidelity, so every
+    fidelity (and experiment) with the same design reuses them.
+    """
+    from cvcompare.simulate import required_ground_truth
+
+    scenario = dict(EXPERIMENTS[wildcards.experiment].point(wildcards.point).scenario)
+    needed = required_ground_truth(scenario, scenario.pop("q"))
+    if needed is None:
+        return []
+    design, settings = needed
+    learner_a, learner_b = design.learners
+    return [
+        GROUND_TRUTH.format(
+            learner_a=learner_a,
+            learner_b=learner_b,
+            repetitions=design.repetitions,
+            n_test=design.n_test,
+            seed=config["seed"],
+            setting=setting,
+        )
+        + ".json"
+        for setting in settings
+    ]
+
+
 def current_aggregate(wildcards):
     """The aggregate table of an experiment at the configured fidelity."""
     return f"results/{FIDELITY}/{wildcards.experiment}/aggregate.csv"
