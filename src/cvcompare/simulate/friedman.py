@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import json
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 
 from .._validation import check_int
 from ..seeding import RngLike, as_generator, replication_rng
+from .lda import LinearDiscriminant
 from .pruned_tree import OneSETreeClassifier
 
 __all__ = [
@@ -167,26 +167,8 @@ def friedman_data(
     return X, (y > friedman_median(setting.function)).astype(np.int8)
 
 
-@functools.cache
-def _quiet_lda_class() -> type:
-    """LDA that stays quiet about collinear features (expected when n is close to p).
-
-    Built on first use, so that importing the simulation engine does not load
-    scikit-learn (a second or two per workflow job that never fits LDA).
-    """
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-
-    class QuietLDA(LinearDiscriminantAnalysis):
-        def fit(self, X, y):
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message="Variables are collinear")
-                return super().fit(X, y)
-
-    return QuietLDA
-
-
-def _make_lda(gen: np.random.Generator):
-    return _quiet_lda_class()()
+def _make_lda(gen: np.random.Generator) -> LinearDiscriminant:
+    return LinearDiscriminant()
 
 
 def _make_cart(gen: np.random.Generator) -> OneSETreeClassifier:
