@@ -78,10 +78,8 @@ def chunk_job(wildcards):
     return spec.job(spec.point(wildcards.point), wildcards.fidelity, config["seed"])
 
 
-GROUND_TRUTH = (
-    "results/ground_truth/friedman/{learner_a}-{learner_b}/reps~{repetitions}/test~{n_test}"
-    "/seed~{seed}/{setting}"
-)
+# Key of a cached Friedman ground truth (under results/ground_truth/, logs/ground_truth/).
+TRUTH_KEY = "friedman/{learner_a}-{learner_b}/reps~{repetitions}/test~{n_test}/seed~{seed}/{setting}"
 
 
 def ground_truth_files(wildcards):
@@ -98,8 +96,8 @@ def ground_truth_files(wildcards):
         return []
     design, settings = needed
     learner_a, learner_b = design.learners
-    return [
-        GROUND_TRUTH.format(
+    keys = (
+        TRUTH_KEY.format(
             learner_a=learner_a,
             learner_b=learner_b,
             repetitions=design.repetitions,
@@ -107,9 +105,9 @@ def ground_truth_files(wildcards):
             seed=config["seed"],
             setting=setting,
         )
-        + ".json"
         for setting in settings
-    ]
+    )
+    return [f"results/ground_truth/{key}.json" for key in keys]
 
 
 def current_aggregate(wildcards):

@@ -29,13 +29,11 @@ rule run_chunk:
 # every fidelity and experiment that reads it.
 rule friedman_ground_truth:
     output:
-        GROUND_TRUTH + ".json",
+        f"results/ground_truth/{TRUTH_KEY}.json",
     log:
-        "logs/" + GROUND_TRUTH + ".log",
+        f"logs/ground_truth/{TRUTH_KEY}.log",
     benchmark:
-        "results/ground_truth/benchmarks/"
-        + GROUND_TRUTH.removeprefix("results/ground_truth/")
-        + ".tsv"
+        f"results/ground_truth/benchmarks/{TRUTH_KEY}.tsv"
     wildcard_constraints:
         learner_a=r"[a-z_]+",
         learner_b=r"[a-z_]+",
