@@ -501,6 +501,32 @@ def test_figures_draw_one_errorbar_series_per_line():
     assert [float(v) for v in fig.axes[0].lines[0].get_xdata()] == [10.0, 20.0]
 
 
+def test_friedman_figure_draws_the_quantile_boxes_and_the_means():
+    from cvcompare.plots.figures import FIGURES
+
+    rows = []
+    for prefix, scale in (("mse_mle", 2.0), ("mse_shrinkage", 1.0)):
+        for q, v in (("q05", 1), ("q25", 2), ("q50", 3), ("q75", 4), ("q95", 5)):
+            rows.append({"metric": f"{prefix}_{q}", "value": scale * v})
+        rows.append({"metric": prefix, "value": scale * 3.2, "se": 0.1})
+    agg = pd.DataFrame(rows).assign(point="q~36", q=36, test="hierarchical", n=200)
+    agg["se"] = agg["se"].fillna(0.5)
+    fig = FIGURES["figure_h_f6"](agg, title="t")
+    ax = fig.axes[0]
+    # one box per estimator with its median at the q50 quantile; the means with error bars
+    medians = sorted(
+        line.get_ydata()[0]
+        for line in ax.lines
+        if len(set(line.get_ydata())) == 1
+        and line.get_xdata()[1] - line.get_xdata()[0] == pytest.approx(0.5)
+    )
+    assert 3.0 in medians and 6.0 in medians
+    (means,) = ax.containers
+    assert list(means.lines[0].get_ydata()) == [6.4, 3.2]
+    with pytest.raises(ValueError, match="no rows for metric 'mse_mle_q05'"):
+        FIGURES["figure_h_f6"](agg[agg.metric != "mse_mle_q05"])
+
+
 def test_aggregate_of_a_small_run_has_one_row_per_point_test_and_metric():
     spec = spec_of()
     rows = pd.concat(
