@@ -31,7 +31,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["PresortedTree", "presort"]
+__all__ = ["PresortedTree", "presort", "pruned_leaf_map", "weakest_link"]
 
 _FEATURE_THRESHOLD = np.float32(1e-7)
 _EPSILON = np.finfo(np.float64).eps
@@ -179,6 +179,68 @@ def _apply(X, left, right, feature, threshold):
             t = left[t] if np.float64(X[i, feature[t]]) <= threshold[t] else right[t]
         out[i] = t
     return out
+
+
+@numba.njit(cache=True)
+def weakest_link(left, right, risk, root_risk):  # noqa: PLR0912
+    """Kernel of :func:`~.pruned_tree.weakest_link_cp` (node ids in preorder).
+
+    Each round sums the risks and counts the leaves of every current subtree from the
+    children up, finds the smallest gain per added leaf, collapses the weakest nodes
+    (within ``1e-9 * root_risk``) with everything below them, and makes the topmost of
+    nested weakest nodes a leaf.
+    """
+    n = left.size
+    parent = np.full(n, -1, np.int64)
+    for t in range(n):
+        if left[t] >= 0:
+            parent[left[t]] = t
+            parent[right[t]] = t
+    collapse = np.zeros(n)
+    active = left >= 0
+    is_leaf = ~active
+    leaf_risk = np.empty(n)
+    n_leaves = np.empty(n)
+    gain = np.empty(n)
+    below = np.zeros(n, np.bool_)
+    while active.any():
+        for t in range(n - 1, -1, -1):  # children before parents
+            leaf_risk[t] = risk[t] if is_leaf[t] else 0.0
+            n_leaves[t] = 1.0 if is_leaf[t] else 0.0
+            if left[t] >= 0:
+                leaf_risk[t] += leaf_risk[left[t]] + leaf_risk[right[t]]
+                n_leaves[t] += n_leaves[left[t]] + n_leaves[right[t]]
+        g_min = np.inf
+        for t in range(n):
+            gain[t] = np.inf
+            if active[t]:
+                gain[t] = (risk[t] - leaf_risk[t]) / (n_leaves[t] - 1.0)
+                g_min = min(g_min, gain[t])
+        for t in range(n):  # parents before children
+            weakest = active[t] and gain[t] <= g_min + 1e-9 * root_risk
+            under_weakest = parent[t] >= 0 and below[parent[t]]
+            below[t] = weakest or under_weakest
+            if below[t] and active[t]:
+                collapse[t] = g_min / root_risk
+            is_leaf[t] = (is_leaf[t] and not below[t]) or (weakest and not under_weakest)
+        for t in range(n):
+            active[t] = active[t] and not below[t]
+    return collapse
+
+
+@numba.njit(cache=True)
+def pruned_leaf_map(left, right, collapse, cps):
+    """Kernel of :func:`~.pruned_tree._pruned_leaf_map` (node ids in preorder)."""
+    n = left.size
+    rep = np.empty((cps.size, n), np.int64)
+    for c in range(cps.size):
+        for t in range(n):
+            rep[c, t] = t
+        for t in range(n):  # parents before children
+            if left[t] >= 0 and collapse[t] <= cps[c]:
+                rep[c, left[t]] = rep[c, t]
+                rep[c, right[t]] = rep[c, t]
+    return rep
 
 
 def presort(X32: np.ndarray) -> np.ndarray:

@@ -63,40 +63,16 @@ def weakest_link_cp(tree) -> np.ndarray:
         0 for the leaves of the grown tree. Along any root-to-leaf path the values are
         non-increasing.
     """
-    left, right = tree.children_left, tree.children_right
-    n_nodes = left.size
+    from .presorted_tree import weakest_link
+
     counts = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
     risk = tree.weighted_n_node_samples - counts.max(axis=1)
-    root_risk = max(risk[0], 1e-12)
-    # descendant matrix: desc[a, t] is True when t is in the subtree of a (a included).
-    # Node ids are in depth-first preorder, so parents come before children.
-    parent = np.full(n_nodes, -1)
-    internal = np.flatnonzero(left >= 0)
-    parent[left[internal]] = internal
-    parent[right[internal]] = internal
-    desc = np.eye(n_nodes, dtype=bool)
-    for t in range(n_nodes - 1, 0, -1):
-        desc[parent[t]] |= desc[t]
-    strict = desc & ~np.eye(n_nodes, dtype=bool)
-    collapse = np.zeros(n_nodes)
-    active = left >= 0  # internal nodes of the current subtree
-    is_leaf = ~active
-    while active.any():
-        leaf_risk = desc.astype(float) @ np.where(is_leaf, risk, 0.0)
-        n_leaves = desc.astype(float) @ is_leaf
-        gain = np.full(n_nodes, np.inf)
-        gain[active] = (risk[active] - leaf_risk[active]) / (n_leaves[active] - 1.0)
-        g_min = gain.min()
-        weakest = active & (gain <= g_min + 1e-9 * root_risk)
-        # collapse the weakest nodes: every internal node below them disappears with them
-        # (the weakest-link values are non-decreasing, so values stay non-increasing along
-        # every root-to-leaf path)
-        below = desc[weakest].any(axis=0)
-        collapse[below & active] = g_min / root_risk
-        active &= ~below
-        # nested weakest nodes (equal gains): only the topmost becomes a leaf
-        is_leaf = (is_leaf & ~below) | (weakest & ~strict[weakest].any(axis=0))
-    return collapse
+    return weakest_link(
+        np.asarray(tree.children_left, dtype=np.int64),
+        np.asarray(tree.children_right, dtype=np.int64),
+        risk,
+        max(risk[0], 1e-12),
+    )
 
 
 def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
@@ -105,15 +81,14 @@ def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
     Returns ``(len(cps), n_nodes)`` node ids: the shallowest ancestor (inclusive) whose
     collapse value is ``<= cp``, or the node itself.
     """
-    left, right = tree.children_left, tree.children_right
-    n_nodes = left.size
-    rep = np.tile(np.arange(n_nodes), (cps.size, 1))
-    collapsed = collapse[None, :] <= cps[:, None]
-    for t in range(n_nodes):  # preorder: parents first
-        if left[t] >= 0:
-            for child in (left[t], right[t]):
-                rep[:, child] = np.where(collapsed[:, t], rep[:, t], child)
-    return rep
+    from .presorted_tree import pruned_leaf_map
+
+    return pruned_leaf_map(
+        np.asarray(tree.children_left, dtype=np.int64),
+        np.asarray(tree.children_right, dtype=np.int64),
+        collapse,
+        np.asarray(cps, dtype=float),
+    )
 
 
 def _node_classes(tree, classes: np.ndarray) -> np.ndarray:
