@@ -133,6 +133,54 @@ def test_repository_experiment_files_are_valid():
     assert tests["hierarchical"]["settings"]["draws"] == 1000
 
 
+def test_friedman_experiment_runs_its_smoke_point_on_its_cached_truth():
+    from cvcompare.simulate import required_ground_truth
+    from cvcompare.simulate.friedman import friedman_settings
+
+    spec = load_experiment(ROOT / "config" / "experiments" / "H-F6.yaml", schema=SCHEMA)
+    assert [p.label for p in spec.points("paper")] == ["q~36"]
+    paper = spec.points("paper")[0].scenario
+    assert paper["q"] == 36 and paper["generator"]["per_function"] == 12
+    assert paper["generator"]["truth"] == {"repetitions": 500, "n_test": 5000}
+    assert len(paper["generator"]["settings"]) == 54 and spec.n_replications("paper") == 200
+    (point,) = spec.points("smoke")
+    scenario = dict(point.scenario)
+    design, pool = required_ground_truth(scenario, scenario.pop("q"))
+    settings = {s.id: s for s in friedman_settings()}
+    truth = {sid: design.measure(settings[sid], 11) for sid in pool}
+    job = spec.job(point, "smoke", 11)
+    job["tests"] = [t for t in job["tests"] if t["id"] in ("signed_rank", "truth")]
+    rows = run_chunk(**job, start=0, stop=2, ground_truth=truth)
+    assert len(rows) == 4
+    tr = rows[rows.test == "truth"]
+    assert np.allclose(tr["true_mean"], tr["mean_true_delta"])
+    shares = tr[["true_share_left", "true_share_rope", "true_share_right"]].sum(axis=1)
+    assert np.allclose(shares, 1.0)
+    # every value is a mean over q = 6 of the cached truths of the pool
+    assert (
+        tr["true_share_right"].mul(6).sub(tr["true_share_right"].mul(6).round()).abs().max() < 1e-9
+    )
+    lo, hi = min(t.delta for t in truth.values()), max(t.delta for t in truth.values())
+    assert tr["true_mean"].between(lo, hi).all()
+    with pytest.raises(ValueError, match="ground_truth: no true difference"):
+        run_chunk(**job, start=0, stop=1)
+
+
+def test_true_delta_summary_counts_the_rope_bounds_as_inside():
+    from types import SimpleNamespace
+
+    from cvcompare.experiments.registry import TESTS
+
+    sim = SimpleNamespace(true_delta=np.array([-0.02, -0.01, 0.0, 0.01, 0.0101, 0.05]))
+    out = TESTS["true_delta_summary"](sim, {"rope": (-0.01, 0.01)}, np.random.default_rng(0))
+    assert out == {
+        "true_mean": pytest.approx(np.mean(sim.true_delta)),
+        "true_share_left": pytest.approx(1 / 6),
+        "true_share_rope": pytest.approx(3 / 6),
+        "true_share_right": pytest.approx(2 / 6),
+    }
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -175,6 +223,24 @@ def test_repository_experiment_files_are_valid():
             r"generator: unknown key\(s\) \['theta'\]",
         ),
         (lambda r: r.pop("figure"), r"expected a `figure`, a `table` or both"),
+        (
+            lambda r: r["metrics"].append({"id": "odds", "kind": "evidence", "column": "reject"}),
+            r"metrics\[2\]: 'columns' is a required property",
+        ),
+        (
+            lambda r: r["metrics"][0].update(grades=["strong"]),
+            r"metrics\[0\]: .* should not be valid",
+        ),
+        (
+            lambda r: r["metrics"].append(
+                {"id": "red", "kind": "reduction", "column": "pvalue", "reference": "statistc"}
+            ),
+            r"metric 'red': test 'poisson' writes no column 'pvalue'",
+        ),
+        (
+            lambda r: r["metrics"].append({"id": "q", "kind": "quantile", "column": "reject"}),
+            r"metrics\[2\]: 'probability' is a required property",
+        ),
         (
             lambda r: r["grid"][0].update(paths=["delta.value"]),
             r"grid\[0\]: .* is valid under each of",
@@ -439,6 +505,32 @@ def test_figures_draw_one_errorbar_series_per_line():
     fig = FIGURES["figure_h_f2"](pd.DataFrame(rows))
     assert len(fig.axes[0].containers) == 5
     assert [float(v) for v in fig.axes[0].lines[0].get_xdata()] == [10.0, 20.0]
+
+
+def test_friedman_figure_draws_the_quantile_boxes_and_the_means():
+    from cvcompare.plots.figures import FIGURES
+
+    rows = []
+    for prefix, scale in (("mse_mle", 2.0), ("mse_shrinkage", 1.0)):
+        for q, v in (("q05", 1), ("q25", 2), ("q50", 3), ("q75", 4), ("q95", 5)):
+            rows.append({"metric": f"{prefix}_{q}", "value": scale * v})
+        rows.append({"metric": prefix, "value": scale * 3.2, "se": 0.1})
+    agg = pd.DataFrame(rows).assign(point="q~36", q=36, test="hierarchical", n=200)
+    agg["se"] = agg["se"].fillna(0.5)
+    fig = FIGURES["figure_h_f6"](agg, title="t")
+    ax = fig.axes[0]
+    # one box per estimator with its median at the q50 quantile; the means with error bars
+    medians = sorted(
+        line.get_ydata()[0]
+        for line in ax.lines
+        if len(set(line.get_ydata())) == 1
+        and line.get_xdata()[1] - line.get_xdata()[0] == pytest.approx(0.5)
+    )
+    assert 3.0 in medians and 6.0 in medians
+    (means,) = ax.containers
+    assert list(means.lines[0].get_ydata()) == [6.4, 3.2]
+    with pytest.raises(ValueError, match="no rows for metric 'mse_mle_q05'"):
+        FIGURES["figure_h_f6"](agg[agg.metric != "mse_mle_q05"])
 
 
 def test_aggregate_of_a_small_run_has_one_row_per_point_test_and_metric():

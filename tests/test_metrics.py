@@ -131,3 +131,76 @@ def test_aggregate_names_a_missing_column():
     rows = _rows(np.random.default_rng(7))
     with pytest.raises(ValueError, match="column 'p_left' is not in the results"):
         aggregate(rows, [{"id": "m", "kind": "mean", "column": "p_left"}], ["q"])
+
+
+# --- evidence, reduction and quantile metrics -----------------------------------------
+
+
+def _grade_by_hand(odds):
+    # Corani et al. (2017), Table 3: 1-3 weak, 3-20 positive, > 20 strong
+    return "none" if odds <= 1 else "weak" if odds <= 3 else "positive" if odds <= 20 else "strong"
+
+
+def test_evidence_estimate_counts_the_grades_of_the_smallest_or_largest_odds():
+    from cvcompare.experiments.metrics import evidence_estimate
+
+    probs = np.random.default_rng(4).dirichlet([1.0, 0.3, 2.0], size=300)  # left, rope, right
+    left, rope, right = probs.T
+    for over, pick in (("all", min), ("any", max)):
+        for grades in (["strong"], ["positive"], ["positive", "strong"]):
+            for unless in (None, 0.95):
+                est = evidence_estimate(right, [rope, left], grades, over=over, unless_above=unless)
+                expected = [
+                    _grade_by_hand(pick(r / o, r / lf)) in grades
+                    and (unless is None or r <= unless)
+                    for lf, o, r in probs
+                ]
+                assert est.value == pytest.approx(np.mean(expected)) and est.n == 300
+                assert est.se == pytest.approx(np.sqrt(est.value * (1 - est.value) / 300))
+    # a zero rival gives infinite odds (strong evidence), two zeros give odds 1 (none)
+    est = evidence_estimate([0.5, 0.0], [[0.0, 0.0]], ["strong"])
+    assert est.value == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="grades: expected grades among"):
+        evidence_estimate(right, [rope], ["huge"])
+    with pytest.raises(ValueError, match="over: expected 'all' or 'any'"):
+        evidence_estimate(right, [rope], ["weak"], over="most")
+
+
+def test_reduction_estimate_and_its_delta_method_error_match_simulation():
+    # 4,000 simulated studies of n = 60 correlated pairs (x, y = 0.4 x + noise): the spread
+    # of the estimated reduction matches the mean delta-method variance within 10%
+    # (relative SE of a variance from 4,000 draws: sqrt(2/3999) = 2.2%, plus the O(1/n)
+    # bias of the delta method).
+    from cvcompare.experiments.metrics import reduction_estimate
+
+    rng = np.random.default_rng(5)
+    n, reps = 60, 4000
+    x = rng.gamma(2.0, 1.0, size=(reps, n))
+    y = 0.4 * x + rng.gamma(1.0, 0.2, size=(reps, n))
+    ests = [reduction_estimate(yi, xi) for xi, yi in zip(x, y, strict=True)]
+    values = np.array([e.value for e in ests])
+    se2 = np.array([e.se**2 for e in ests])
+    assert values.mean() == pytest.approx(1 - (0.4 * 2.0 + 0.2) / 2.0, abs=4 * values.std() / 63)
+    assert se2.mean() == pytest.approx(values.var(ddof=1), rel=0.10)
+    assert ests[0].value == pytest.approx(1 - y[0].mean() / x[0].mean())
+    with pytest.raises(ValueError, match="expected equal shapes"):
+        reduction_estimate([1.0, 2.0], [1.0, 2.0, 3.0])
+
+
+def test_quantile_estimate_error_matches_normal_theory():
+    # For N(0, 1) samples of n = 400 the median has SE sqrt(pi / 2) / sqrt(n) and the
+    # quartile sqrt(p (1 - p) / n) / phi(z_p); the order-statistic error is within 15%
+    # of them on average over 500 samples (its own spread is about 10% per sample).
+    from cvcompare.experiments.metrics import quantile_estimate
+
+    rng = np.random.default_rng(6)
+    n = 400
+    samples = rng.standard_normal((500, n))
+    for p in (0.5, 0.25, 0.05):
+        ests = [quantile_estimate(s, p) for s in samples]
+        theory = np.sqrt(p * (1 - p) / n) / stats.norm.pdf(stats.norm.ppf(p))
+        assert np.mean([e.se for e in ests]) == pytest.approx(theory, rel=0.15)
+        assert np.std([e.value for e in ests]) == pytest.approx(theory, rel=0.15)
+        assert ests[0].value == pytest.approx(np.quantile(samples[0], p))
+    with pytest.raises(ValueError, match="probability: expected a number in"):
+        quantile_estimate([1.0, 2.0], 1.5)

@@ -5,17 +5,25 @@ import pytest
 from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
 from sklearn.tree import DecisionTreeClassifier
 
+from cvcompare.seeding import replication_rng
 from cvcompare.simulate.friedman import (
     MEDIAN_SEED,
     FriedmanSetting,
+    TruthDesign,
     friedman_data,
     friedman_ground_truth,
     friedman_median,
     friedman_regression,
     friedman_settings,
+    load_ground_truth,
 )
+from cvcompare.simulate.presorted_tree import PresortedTree, presort
 from cvcompare.simulate.pruned_tree import OneSETreeClassifier, weakest_link_cp
-from cvcompare.simulate.scenario import simulate_comparison
+from cvcompare.simulate.scenario import (
+    check_scenario,
+    required_ground_truth,
+    simulate_comparison,
+)
 
 
 @pytest.mark.parametrize(
@@ -142,7 +150,7 @@ def test_one_se_choice_equals_an_explicit_reimplementation():
     # Re-derive the choice with brute-force pruning (DP) and explicit loops, replaying the
     # classifier's random stream: full-tree seed, internal fold permutation, fold seeds.
     X, y = friedman_data(FriedmanSetting(function=1, noise=1.0, n=300, n_random=20), rng=3)
-    model = OneSETreeClassifier(rng=np.random.default_rng(42)).fit(X, y)
+    model = OneSETreeClassifier(rng=np.random.default_rng(42), grower="sklearn").fit(X, y)
     gen = np.random.default_rng(42)
 
     def grow(Xs, ys):
@@ -174,6 +182,94 @@ def test_one_se_choice_equals_an_explicit_reimplementation():
     assert model.cp_ == pytest.approx(chosen)
     leaves, _ = _dp_optimal_leaves(full.tree_, chosen * root_risk_of(full.tree_))
     assert np.array_equal(model.predict(X), _predict_with_leaves(full, X, leaves))
+
+
+def _structure(tree):
+    return (tuple(tree.children_left), tuple(tree.feature), tuple(np.round(tree.threshold, 12)))
+
+
+def test_presorted_grower_grows_scikit_learn_s_tree_wherever_its_tree_is_unique():
+    # scikit-learn breaks ties between features of exactly equal gain in a random order:
+    # where four of its random states give the same tree no tie mattered, and the
+    # presorted grower must give that tree exactly (structure, thresholds, proportions).
+    # Ties are common (small nodes), so the test also requires enough unique cases.
+    compared = 0
+    for k, setting in enumerate(friedman_settings()[::3]):
+        X, y = friedman_data(setting, rng=k)
+        X32 = X.astype(np.float32)
+        refs = [
+            DecisionTreeClassifier(
+                min_samples_split=20, min_samples_leaf=7, max_depth=30, random_state=r
+            )
+            .fit(X, y)
+            .tree_
+            for r in range(4)
+        ]
+        if len({_structure(t) for t in refs}) > 1:
+            continue
+        fast = PresortedTree(X32, y, presort(X32), min_split=20, min_leaf=7, max_depth=30)
+        assert _structure(fast) == _structure(refs[0]), setting.id
+        assert np.allclose(fast.value, refs[0].value, rtol=0, atol=1e-15)
+        assert np.array_equal(fast.weighted_n_node_samples, refs[0].weighted_n_node_samples)
+        X_new, _ = friedman_data(setting, rng=100 + k, n=500)
+        assert np.array_equal(fast.apply(X_new), refs[0].apply(X_new.astype(np.float32)))
+        compared += 1
+    assert compared >= 5
+
+
+def test_trees_not_split_below_cp_min_have_the_same_candidate_subtrees():
+    # Nodes with risk <= cp_min * R(root) are left unsplit: the weakest-link values >= cp_min
+    # and the pruned trees at every cp >= cp_min must equal those of the full tree.
+    from cvcompare.simulate.pruned_tree import _pruned_leaf_map
+
+    for k, setting in enumerate(friedman_settings()[2::5]):
+        X, y = friedman_data(setting, rng=k)
+        X32 = X.astype(np.float32)
+        kw = {"min_split": 20, "min_leaf": 7, "max_depth": 30}
+        full = PresortedTree(X32, y, presort(X32), **kw)
+        cut = PresortedTree(X32, y, presort(X32), min_cp=0.01, **kw)
+        assert cut.node_count <= full.node_count
+        cps = [np.unique(c[c >= 0.01]) for c in map(weakest_link_cp, (full, cut))]
+        assert np.allclose(cps[0], cps[1], rtol=1e-12, atol=0), setting.id
+        probes = np.concatenate([cps[0], [0.01, np.inf]])
+        X_new, _ = friedman_data(setting, rng=50 + k, n=300)
+        preds = []
+        for tree in (full, cut):
+            rep = _pruned_leaf_map(tree, weakest_link_cp(tree), probes)
+            node_class = np.argmax(tree.value[:, 0, :], axis=1)
+            preds.append(node_class[rep[:, tree.apply(X_new)]])
+        assert np.array_equal(*preds), setting.id
+
+
+def test_presorted_subsets_reuse_the_sorting_of_the_whole_sample():
+    X, y = friedman_data(FriedmanSetting(function=2, noise=125.0, n=200, n_random=5), rng=4)
+    X32 = X.astype(np.float32)
+    rows = np.random.default_rng(0).random(200) < 0.8
+    sub = PresortedTree.grow_subset(
+        X32, y, presort(X32), rows, min_split=20, min_leaf=7, max_depth=30
+    )
+    direct = PresortedTree(
+        X32[rows], y[rows], presort(X32[rows]), min_split=20, min_leaf=7, max_depth=30
+    )
+    assert _structure(sub) == _structure(direct)
+
+
+def test_one_se_tree_growers_agree_and_draw_the_same_random_numbers():
+    # Same random stream, hence the same internal folds: the two growers choose the same
+    # pruned tree unless a tie between features changed a tree (at most 1 in 10 here).
+    setting = FriedmanSetting(function=1, noise=1.0, n=300, n_random=20)
+    X, y = friedman_data(setting, rng=5)
+    X_new, _ = friedman_data(setting, rng=6, n=1000)
+    agree = 0
+    for seed in range(10):
+        gens = [np.random.default_rng(seed) for _ in range(2)]
+        ref = OneSETreeClassifier(rng=gens[0], grower="sklearn").fit(X, y)
+        fast = OneSETreeClassifier(rng=gens[1], grower="presorted").fit(X, y)
+        assert gens[0].integers(2**31) == gens[1].integers(2**31)
+        agree += ref.cp_ == fast.cp_ and np.array_equal(ref.predict(X_new), fast.predict(X_new))
+    assert agree >= 9
+    with pytest.raises(ValueError, match="grower: expected 'presorted' or 'sklearn'"):
+        OneSETreeClassifier(rng=1, grower="rpart")
 
 
 def test_one_se_tree_finds_a_single_clean_split():
@@ -264,3 +360,94 @@ def test_one_se_tree_with_fewer_instances_than_internal_folds():
 def test_one_se_tree_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         OneSETreeClassifier(rng=1, **kwargs)
+
+
+def test_truth_design_is_keyed_by_root_seed_learners_and_setting(tmp_path):
+    s1, s2 = (FriedmanSetting(function=3, noise=0.1, n=30, n_random=r) for r in (0, 20))
+    design = TruthDesign(repetitions=2, n_test=300)
+    a = design.measure(s1, root_seed=5)
+    # the stream is replication_rng(root seed, "friedman_ground_truth", learners, setting)
+    direct = friedman_ground_truth(
+        s1,
+        replication_rng(5, "friedman_ground_truth", "lda", "cart", s1.id),
+        repetitions=2,
+        n_test=300,
+    )
+    assert a == direct
+    assert design.measure(s1, root_seed=6) != a and design.measure(s2, root_seed=5) != a
+    design.write(a, s1, tmp_path / "a.json")
+    design.write(design.measure(s2, root_seed=5), s2, tmp_path / "b.json")
+    loaded = load_ground_truth([tmp_path / "a.json", tmp_path / "b.json"])
+    assert loaded[s1.id] == a and set(loaded) == {s1.id, s2.id}
+    with pytest.raises(ValueError, match="learners: expected two names"):
+        TruthDesign(learners=("lda", "knn"))
+    with pytest.raises(ValueError, match="repetitions: expected an integer >= 2"):
+        TruthDesign(repetitions=1)
+
+
+def test_a_scenario_declares_its_truth_design_and_pool():
+    pool = [s.id for s in friedman_settings() if s.n == 30]
+    scen = {
+        "generator": {
+            "name": "friedman",
+            "per_function": 2,
+            "settings": pool,
+            "truth": {"repetitions": 7, "n_test": 100},
+        },
+    }
+    design, ids = required_ground_truth(scen, 6)
+    assert design == TruthDesign(repetitions=7, n_test=100) and list(ids) == pool
+    check_scenario(scen, 6)
+    assert (
+        required_ground_truth(
+            {
+                "generator": {"name": "nb_features"},
+                "delta": {"distribution": "fixed", "value": 0.0},
+            },
+            2,
+        )
+        is None
+    )
+    # without a truth design, an experiment file must give every setting's truth
+    no_design = {"generator": {"name": "friedman", "settings": pool[:2]}}
+    with pytest.raises(ValueError, match="generator.truth: required"):
+        check_scenario(no_design, 2)
+    no_design["generator"]["ground_truth"] = {pool[0]: 0.01, pool[1]: 0.02}
+    check_scenario(no_design, 2)
+    assert required_ground_truth(no_design, 2) is None
+    bad = {"generator": {"name": "friedman", "truth": {"repetition": 5}}}
+    with pytest.raises(ValueError, match=r"generator.truth: unknown key\(s\) \['repetition'\]"):
+        check_scenario(bad, 3)
+    bad = {"generator": {"name": "friedman", "truth": {"n_test": 0}}}
+    with pytest.raises(ValueError, match="generator.truth.n_test: expected an integer >= 1"):
+        check_scenario(bad, 3)
+
+
+def test_linear_discriminant_equals_scikit_learn_s_svd_solver():
+    # Same arithmetic as LinearDiscriminantAnalysis(solver="svd"): identical decision
+    # values (to rounding) and predictions, also with fewer training instances than
+    # features (n = 30 with 20 added features: 27 instances, 30 features).
+    import warnings
+
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    from cvcompare.simulate.lda import LinearDiscriminant
+
+    for k, setting in enumerate(friedman_settings()[::4]):
+        X, y = friedman_data(setting, rng=k)
+        X_new, _ = friedman_data(setting, rng=k + 99, n=500)
+        train = np.arange(setting.n) % 10 != 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = LinearDiscriminantAnalysis().fit(X[train], y[train])
+        mine = LinearDiscriminant().fit(X[train], y[train])
+        scores = ref.decision_function(X_new)
+        assert np.allclose(mine.decision_function(X_new), scores, rtol=1e-9, atol=1e-9)
+        assert np.array_equal(mine.predict(X_new), ref.predict(X_new))
+    X = np.random.default_rng(1).normal(size=(60, 3))
+    y = np.repeat(["a", "b", "c"], 20)
+    X[y == "b"] += 2.0
+    ref = LinearDiscriminantAnalysis().fit(X, y)
+    assert np.array_equal(LinearDiscriminant().fit(X, y).predict(X), ref.predict(X))
+    with pytest.raises(ValueError, match="y: expected at least two classes"):
+        LinearDiscriminant().fit(X, np.zeros(60))

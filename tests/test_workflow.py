@@ -1,6 +1,7 @@
 """The Snakemake workflow end to end at smoke fidelity, its reproducibility and restarts."""
 
 import copy
+import json
 import os
 import shutil
 import signal
@@ -9,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -67,8 +69,9 @@ def smoke(tmp_path_factory):
 
 def test_smoke_run_produces_well_formed_outputs(smoke):
     # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2,
-    # 3 x 2 of W-F2
-    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2), ("W-F2", 6, 3)):
+    # 3 x 2 of W-F2, 1 of H-F6
+    expected = (("P-F2a", 12, 2), ("H-F2", 2, 2), ("W-F2", 6, 3), ("H-F6", 1, 4))
+    for eid, n_points, n_tests in expected:
         spec = yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text())
         reps = spec["replications"]["smoke"]
         rows = pd.read_parquet(smoke / "results" / "smoke" / eid / "replications.parquet")
@@ -257,6 +260,72 @@ def test_a_run_killed_outright_resumes_after_unlock_with_the_same_results(small_
     snakemake(work, "--cores", "1", "--", "results/smoke/T-small/aggregate.csv")
     assert (base / "aggregate.csv").read_text() == before
     assert not list(base.rglob("*.tmp"))
+
+
+#: Friedman settings of the ground-truth test: LDA vs CART on 30 instances.
+FRIEDMAN_POOL = ["F1_sd1_n30_r0", "F2_sd125_n30_r0", "F3_sd0.1_n30_r0"]
+FRIEDMAN = {
+    "id": "T-friedman",
+    "title": "a small Friedman experiment for workflow tests",
+    "source": {"seed": "000", "item": "none"},
+    "scenario": {
+        "generator": {
+            "name": "friedman",
+            "per_function": 1,
+            "settings": FRIEDMAN_POOL,
+            "truth": {"repetitions": 2, "n_test": 200},
+        },
+        "cv": {"runs": 1, "folds": 3},
+        "q": 3,
+    },
+    "grid": [{"name": "q", "path": "q", "values": [3]}],
+    "replications": {"smoke": 2, "quick": 3, "paper": 4},
+    "tests": [
+        {"id": "signed_rank", "test": "wilcoxon"},
+        {"id": "truth", "test": "true_delta_summary"},
+    ],
+    "metrics": [{"id": "truth_mean", "kind": "mean", "column": "true_mean", "tests": ["truth"]}],
+    "table": {"rows": ["test"], "columns": ["metric"], "caption": "H-F6-table.rst"},
+}
+
+
+def test_the_ground_truth_is_computed_once_and_reused_by_every_fidelity(tmp_path):
+    work = workdir_with_config(tmp_path)
+    (work / "config" / "experiments" / "T-friedman.yaml").write_text(yaml.safe_dump(FRIEDMAN))
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    config.update(experiments=["T-friedman"])
+    path.write_text(yaml.safe_dump(config))
+    runs = {}
+    for fidelity in ("smoke", "quick"):
+        target = f"results/{fidelity}/T-friedman/aggregate.csv"
+        proc = snakemake(work, "--cores", "2", "--config", f"fidelity={fidelity}", "--", target)
+        runs[fidelity] = proc.stdout + proc.stderr
+        if fidelity == "smoke":
+            truth_dir = (
+                work
+                / "results"
+                / "ground_truth"
+                / "friedman"
+                / "lda-cart"
+                / "reps~2"
+                / "test~200"
+                / f"seed~{config['seed']}"
+            )
+            files = sorted(truth_dir.glob("*.json"))
+            stamps = {p: p.stat().st_mtime_ns for p in files}
+    # one job per setting of the pool, in the first run only; the files are untouched after
+    assert [p.stem for p in files] == sorted(FRIEDMAN_POOL)
+    assert "friedman_ground_truth" in runs["smoke"]
+    assert "friedman_ground_truth" not in runs["quick"]
+    assert {p: p.stat().st_mtime_ns for p in files} == stamps
+    # both fidelities read the same truth: each row's mean true difference is the mean of
+    # the cached values (one setting per function, so the same three settings every time)
+    mean_truth = np.mean([json.loads(p.read_text())["delta"] for p in files])
+    for fidelity, reps in (("smoke", 2), ("quick", 3)):
+        rows = pd.read_parquet(work / "results" / fidelity / "T-friedman" / "replications.parquet")
+        assert rows["replication"].nunique() == reps
+        assert np.allclose(rows["mean_true_delta"], mean_truth, rtol=0, atol=1e-12)
 
 
 def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):

@@ -78,6 +78,38 @@ def chunk_job(wildcards):
     return spec.job(spec.point(wildcards.point), wildcards.fidelity, config["seed"])
 
 
+# Key of a cached Friedman ground truth (under results/ground_truth/, logs/ground_truth/).
+TRUTH_KEY = "friedman/{learner_a}-{learner_b}/reps~{repetitions}/test~{n_test}/seed~{seed}/{setting}"
+
+
+def ground_truth_files(wildcards):
+    """The cached ground-truth files a chunk's scenario reads (none for most scenarios).
+
+    Keyed by the truth design and the root seed only, not by the fidelity, so every
+    fidelity (and experiment) with the same design reuses them.
+    """
+    from cvcompare.simulate import required_ground_truth
+
+    scenario = dict(EXPERIMENTS[wildcards.experiment].point(wildcards.point).scenario)
+    needed = required_ground_truth(scenario, scenario.pop("q"))
+    if needed is None:
+        return []
+    design, settings = needed
+    learner_a, learner_b = design.learners
+    keys = (
+        TRUTH_KEY.format(
+            learner_a=learner_a,
+            learner_b=learner_b,
+            repetitions=design.repetitions,
+            n_test=design.n_test,
+            seed=config["seed"],
+            setting=setting,
+        )
+        for setting in settings
+    )
+    return [f"results/ground_truth/{key}.json" for key in keys]
+
+
 def current_aggregate(wildcards):
     """The aggregate table of an experiment at the configured fidelity."""
     return f"results/{FIDELITY}/{wildcards.experiment}/aggregate.csv"

@@ -2,6 +2,8 @@
 
 
 rule run_chunk:
+    input:
+        ground_truth=ground_truth_files,
     output:
         "results/{fidelity}/{experiment}/{point}/reps-{start}-{stop}.parquet",
     log:
@@ -20,3 +22,29 @@ rule run_chunk:
         job=chunk_job,
     script:
         "../scripts/run_chunk.py"
+
+
+# The true difference of two learners in one Friedman setting (Corani et al. 2017,
+# Sec. 4.7), computed once per (learners, repetitions, test size, root seed) and reused by
+# every fidelity and experiment that reads it.
+rule friedman_ground_truth:
+    output:
+        f"results/ground_truth/{TRUTH_KEY}.json",
+    log:
+        f"logs/ground_truth/{TRUTH_KEY}.log",
+    benchmark:
+        f"results/ground_truth/benchmarks/{TRUTH_KEY}.tsv"
+    wildcard_constraints:
+        learner_a=r"[a-z_]+",
+        learner_b=r"[a-z_]+",
+        repetitions=r"\d+",
+        n_test=r"\d+",
+        seed=r"\d+",
+        setting=r"F[123]_[A-Za-z0-9_.]+",
+    conda:
+        "../../environment.yml"
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    script:
+        "../scripts/friedman_ground_truth.py"

@@ -19,6 +19,19 @@ estimate, its Monte Carlo standard error and the number of replications used:
 ``replicability``
     Replicability ``R = 1 - 2 sum_i (e_i - mean e)^2 / (n - 1)`` of a boolean decision
     (Benavoli et al. 2014, Sec. 5), with a delta-method standard error.
+``evidence``
+    Share of replications where the posterior odds of one hypothesis (``column``) over
+    the others (``columns``: over ``all`` of them, the smallest odds, or over ``any``,
+    the largest) fall in the listed ``grades`` of Corani et al. (2017), Table 3 (weak,
+    positive, strong); with ``unless_above``, replications where ``column`` itself
+    exceeds that probability (already decisive) are not counted. Binomial error.
+``reduction``
+    Relative reduction ``1 - mean(column) / mean(reference)`` of two columns on the same
+    replications (e.g. the MSE reduction of shrinkage), with the delta-method error of a
+    ratio of means.
+``quantile``
+    Quantile of a column at ``probability`` (the boxes of a boxplot), with a
+    distribution-free standard error from the order statistics.
 
 Any metric may be restricted to the replications in which another test's boolean column is
 true, ``given: {test: idp, column: indeterminate}`` (e.g. the loss of the Wilcoxon test in
@@ -47,8 +60,11 @@ __all__ = [
     "METRIC_KINDS",
     "Estimate",
     "aggregate",
+    "evidence_estimate",
     "mean_estimate",
+    "quantile_estimate",
     "rate_estimate",
+    "reduction_estimate",
     "replicability_estimate",
 ]
 
@@ -139,6 +155,97 @@ def replicability_estimate(decisions: object, name: str = "decisions") -> Estima
     return Estimate(float(value), float(se), n)
 
 
+def evidence_estimate(
+    favoured: object,
+    others: Sequence[object],
+    grades: Sequence[str],
+    *,
+    over: str = "all",
+    unless_above: float | None = None,
+) -> Estimate:
+    """Share of replications whose posterior odds for a hypothesis reach given grades.
+
+    Parameters
+    ----------
+    favoured : array-like
+        ``(n,)`` posterior probability of the hypothesis (e.g. ``p(right)``).
+    others : sequence of array-like
+        Posterior probabilities of the hypotheses it is weighed against.
+    grades : sequence of str
+        Grades counted (:func:`cvcompare.stats.odds.evidence_grade`: ``"weak"``,
+        ``"positive"``, ``"strong"``).
+    over : {"all", "any"}
+        ``"all"``: the evidence over every other hypothesis, i.e. the grade of the smallest
+        odds; ``"any"``: over at least one, the grade of the largest odds.
+    unless_above : float, optional
+        Replications where ``favoured`` exceeds this probability are not counted (the
+        paper counts odds-based evidence "even if p(right) does not exceed 95%").
+
+    Returns
+    -------
+    Estimate
+        The share of all replications, with the binomial error.
+
+    References
+    ----------
+    Corani et al. (2017), Sec. 4.6 (posterior odds, Table 3) and Sec. 4.7.
+    """
+    from cvcompare.stats.odds import evidence_grade, posterior_odds
+
+    if over not in ("all", "any"):
+        raise ValueError(f"over: expected 'all' or 'any', got {over!r}")
+    known = {"none", "weak", "positive", "strong"}
+    if not grades or set(grades) - known:
+        raise ValueError(f"grades: expected grades among {sorted(known)}, got {list(grades)}")
+    p_a = _values(favoured, "favoured", boolean=False)
+    rivals = [_values(o, "others", boolean=False) for o in others]
+    if not rivals or any(r.shape != p_a.shape for r in rivals):
+        raise ValueError("others: expected one or more arrays of the shape of favoured")
+    pick = min if over == "all" else max
+    odds = [pick(posterior_odds(a, r[i]) for r in rivals) for i, a in enumerate(p_a)]
+    counted = np.array([evidence_grade(o) in grades for o in odds], dtype=bool)
+    if unless_above is not None:
+        counted &= p_a <= unless_above
+    return rate_estimate(counted, "evidence")
+
+
+def reduction_estimate(values: object, reference: object) -> Estimate:
+    """Relative reduction ``1 - mean(values) / mean(reference)`` over paired replications.
+
+    The standard error is the delta-method error of the ratio of means
+    ``R = mean(y) / mean(x)``: ``sd(y - R x) / (sqrt(n) |mean(x)|)`` (Stuart & Ord,
+    Sec. 10.5), which accounts for the correlation of the pairs.
+    """
+    y = _values(values, "values", boolean=False)
+    x = _values(reference, "reference", boolean=False)
+    if x.shape != y.shape:
+        raise ValueError(f"values, reference: expected equal shapes, got {y.shape}, {x.shape}")
+    n = y.size
+    if n < 2 or x.mean() == 0:
+        raise ValueError("reference: expected at least 2 replications and a non-zero mean")
+    ratio = y.mean() / x.mean()
+    se = float((y - ratio * x).std(ddof=1) / (np.sqrt(n) * abs(x.mean())))
+    return Estimate(float(1.0 - ratio), se, n)
+
+
+def quantile_estimate(values: object, probability: float) -> Estimate:
+    """Sample quantile (linear interpolation) with a distribution-free standard error.
+
+    The error is half the distance between the order statistics at ranks
+    ``n p -/+ sqrt(n p (1 - p))``, the one-standard-error binomial interval of the
+    quantile (asymptotically ``sqrt(p (1 - p) / n) / f(x_p)``, the normal-theory error).
+    """
+    arr = np.sort(_values(values, "values", boolean=False))
+    if not 0 <= probability <= 1:
+        raise ValueError(f"probability: expected a number in [0, 1], got {probability!r}")
+    n = arr.size
+    half = np.sqrt(n * probability * (1 - probability))
+    lo = int(np.clip(np.floor(n * probability - half), 0, n - 1))
+    hi = int(np.clip(np.ceil(n * probability + half) - 1, 0, n - 1))
+    se = float((arr[hi] - arr[lo]) / 2)
+    return Estimate(float(np.quantile(arr, probability)), se, n)
+
+
 def _column(rows: pd.DataFrame, column: str, metric: str) -> pd.Series:
     if column not in rows.columns:
         raise ValueError(
@@ -187,12 +294,36 @@ def _replicability(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | N
     return replicability_estimate(_bool_column(rows, m["column"], m["id"]), m["column"])
 
 
+def _evidence(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:
+    return evidence_estimate(
+        _column(rows, m["column"], m["id"]).to_numpy(),
+        [_column(rows, c, m["id"]).to_numpy() for c in m["columns"]],
+        m["grades"],
+        over=m.get("over", "all"),
+        unless_above=m.get("unless_above"),
+    )
+
+
+def _reduction(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:
+    return reduction_estimate(
+        _column(rows, m["column"], m["id"]).to_numpy(),
+        _column(rows, m["reference"], m["id"]).to_numpy(),
+    )
+
+
+def _quantile(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:
+    return quantile_estimate(_column(rows, m["column"], m["id"]).to_numpy(), m["probability"])
+
+
 METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Estimate]] = {
     "rate": _rate,
     "share_above": _share_above,
     "mean": _mean,
     "paired_difference": _paired_difference,
     "replicability": _replicability,
+    "evidence": _evidence,
+    "reduction": _reduction,
+    "quantile": _quantile,
 }
 
 

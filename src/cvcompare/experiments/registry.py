@@ -21,6 +21,10 @@ Standard column names are shared by all adapters so that metrics can be declared
 ``diag_ok``, ``rhat_max``, ``ess_min``, ``divergences``
     Sampler diagnostics of the hierarchical model: all checks passed, the largest R-hat
     and the smallest bulk or tail ESS of the top-level parameters, divergent transitions.
+``true_mean``, ``true_share_left``, ``true_share_rope``, ``true_share_right``
+    The ``true_delta_summary`` pseudo-test: the mean of the data sets' true differences
+    and the shares of them left of, inside and right of a rope (what the generator
+    knows, e.g. the ground truth of the Friedman settings, Corani et al. 2017, Sec. 4.7).
 ``sq_err_mle``, ``sq_err_shrinkage``
     Mean over data sets of the squared error of the per-data-set mean of the fold
     differences (MLE) and of the hierarchical shrinkage estimate, against the true
@@ -218,6 +222,26 @@ def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[s
     )
     p_left, p_rope, p_right = res.probs()
     return {"p_left": p_left, "p_rope": p_rope, "p_right": p_right}
+
+
+@register(
+    "true_delta_summary",
+    defaults={"rope": (-0.01, 0.01)},
+    columns={"true_mean", "true_share_left", "true_share_rope", "true_share_right"},
+)
+def _truth(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Summary of the true differences of the replication's data sets (not a test).
+
+    Settings: ``rope``. A difference on a rope bound counts as inside the rope.
+    """
+    low, high = check_rope(settings["rope"])
+    delta = np.asarray(sim.true_delta, dtype=float)
+    return {
+        "true_mean": float(delta.mean()),
+        "true_share_left": float(np.mean(delta < low)),
+        "true_share_rope": float(np.mean((delta >= low) & (delta <= high))),
+        "true_share_right": float(np.mean(delta > high)),
+    }
 
 
 #: Settings of the hierarchical model in experiment files (keyword arguments of

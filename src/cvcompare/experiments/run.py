@@ -38,6 +38,7 @@ def run_replication(
     tests: Sequence[Mapping[str, Any]],
     root_seed: int,
     replication: int,
+    ground_truth: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Simulate one comparison and run every test on it.
 
@@ -57,6 +58,10 @@ def run_replication(
         The project's root seed.
     replication : int
         Replication index (>= 0).
+    ground_truth : mapping, optional
+        Setting id -> true difference, for scenarios whose truth is measured outside the
+        replication (the ``friedman`` generator's ``truth`` design, computed once by the
+        workflow); passed to :func:`~cvcompare.simulate.scenario.simulate_comparison`.
 
     Returns
     -------
@@ -70,7 +75,12 @@ def run_replication(
     if "q" not in scen:
         raise ValueError("scenario: expected the number of data sets under the key 'q'")
     q = check_int(scen.pop("q"), "scenario.q", minimum=2)
-    sim = simulate_comparison(scen, q, replication_rng(root_seed, experiment, point, replication))
+    sim = simulate_comparison(
+        scen,
+        q,
+        replication_rng(root_seed, experiment, point, replication),
+        ground_truth=ground_truth,
+    )
     common = {
         "experiment": experiment,
         "point": point,
@@ -104,6 +114,7 @@ def run_chunk(
     start: int,
     stop: int,
     n_jobs: int = 1,
+    ground_truth: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Run replications ``start, ..., stop - 1`` of one grid point.
 
@@ -116,6 +127,8 @@ def run_chunk(
         The half-open range of replication indices.
     n_jobs : int
         joblib worker processes; 1 runs in this process. Results do not depend on it.
+    ground_truth : mapping, optional
+        As in :func:`run_replication`.
 
     Returns
     -------
@@ -132,6 +145,7 @@ def run_chunk(
         "scenario": scenario,
         "tests": tests,
         "root_seed": root_seed,
+        "ground_truth": ground_truth,
     }
     log.info(
         "%s %s: replications %d..%d on %d worker(s)", experiment, point, start, stop - 1, n_jobs

@@ -477,8 +477,9 @@ class ExperimentSpec:
                     f"metric {m['id']!r}: given test {given[0]!r} writes no column "
                     f"{m['given']['column']!r}; its columns: {sorted(columns[given[0]])}"
                 )
+            read = [m[k] for k in ("column", "reference") if k in m] + list(m.get("columns", []))
             for tid in used:
-                for col in m["columns"] if "columns" in m else [m["column"]]:
+                for col in read:
                     if col not in columns[tid]:
                         fail(
                             f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "

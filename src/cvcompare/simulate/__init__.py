@@ -22,13 +22,15 @@ from .deltas import (
 from .friedman import (
     FriedmanSetting,
     GroundTruth,
+    TruthDesign,
     friedman_data,
     friedman_ground_truth,
     friedman_settings,
+    load_ground_truth,
 )
 from .generators import BinaryData, bivariate_normal_accuracies, bn_data, nb_features_data
 from .pruned_tree import OneSETreeClassifier
-from .scenario import SimulatedComparison, simulate_comparison
+from .scenario import SimulatedComparison, required_ground_truth, simulate_comparison
 
 __all__ = [
     "ZERO_R",
@@ -43,6 +45,7 @@ __all__ = [
     "OneSETreeClassifier",
     "PairedCVResult",
     "SimulatedComparison",
+    "TruthDesign",
     "bivariate_normal_accuracies",
     "bn_data",
     "delta_distribution",
@@ -50,9 +53,11 @@ __all__ = [
     "friedman_data",
     "friedman_ground_truth",
     "friedman_settings",
+    "load_ground_truth",
     "nb_features_data",
     "paired_cv_binary",
     "paired_cv_estimators",
+    "required_ground_truth",
     "simulate_comparison",
     "stratified_fold_ids",
 ]

@@ -19,14 +19,16 @@ Corani, Benavoli, Demšar, Mangili & Zaffalon (2017), Sec. 4.7 and Table 4.
 from __future__ import annotations
 
 import functools
-import warnings
-from collections.abc import Mapping
-from dataclasses import dataclass
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from .._validation import check_int
-from ..seeding import RngLike, as_generator
+from ..seeding import RngLike, as_generator, replication_rng
+from .lda import LinearDiscriminant
 from .pruned_tree import OneSETreeClassifier
 
 __all__ = [
@@ -34,11 +36,13 @@ __all__ = [
     "MEDIAN_SEED",
     "FriedmanSetting",
     "GroundTruth",
+    "TruthDesign",
     "friedman_data",
     "friedman_ground_truth",
     "friedman_median",
     "friedman_regression",
     "friedman_settings",
+    "load_ground_truth",
     "make_learner",
 ]
 
@@ -163,26 +167,8 @@ def friedman_data(
     return X, (y > friedman_median(setting.function)).astype(np.int8)
 
 
-@functools.cache
-def _quiet_lda_class() -> type:
-    """LDA that stays quiet about collinear features (expected when n is close to p).
-
-    Built on first use, so that importing the simulation engine does not load
-    scikit-learn (a second or two per workflow job that never fits LDA).
-    """
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-
-    class QuietLDA(LinearDiscriminantAnalysis):
-        def fit(self, X, y):
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message="Variables are collinear")
-                return super().fit(X, y)
-
-    return QuietLDA
-
-
-def _make_lda(gen: np.random.Generator):
-    return _quiet_lda_class()()
+def _make_lda(gen: np.random.Generator) -> LinearDiscriminant:
+    return LinearDiscriminant()
 
 
 def _make_cart(gen: np.random.Generator) -> OneSETreeClassifier:
@@ -251,3 +237,68 @@ def friedman_ground_truth(
         std_err=float(diffs.std(ddof=1) / np.sqrt(repetitions)),
         repetitions=repetitions,
     )
+
+
+@dataclass(frozen=True)
+class TruthDesign:
+    """How the true differences of a Friedman experiment are measured.
+
+    The ground truth of a setting depends only on this design, the setting and the root
+    seed (not on the fidelity of the experiment that uses it), so it is computed once
+    per setting and reused: the workflow caches one file per setting, keyed by these
+    values.
+
+    Attributes
+    ----------
+    learners : tuple of str
+        The two learners; the difference is ``acc(learners[0]) - acc(learners[1])``.
+    repetitions : int
+        Training samples per setting (500 in Corani et al. 2017, Sec. 4.7).
+    n_test : int
+        Fresh test instances per repetition (5000).
+    """
+
+    learners: tuple[str, str] = ("lda", "cart")
+    repetitions: int = 500
+    n_test: int = 5000
+
+    def __post_init__(self) -> None:
+        if len(self.learners) != 2 or any(n not in FRIEDMAN_LEARNERS for n in self.learners):
+            raise ValueError(
+                f"learners: expected two names from {sorted(FRIEDMAN_LEARNERS)}, "
+                f"got {self.learners!r}"
+            )
+        check_int(self.repetitions, "repetitions", minimum=2)
+        check_int(self.n_test, "n_test", minimum=1)
+
+    def rng(self, root_seed: int, setting_id: str) -> np.random.Generator:
+        """The random stream of a setting's ground truth, keyed by learners and setting."""
+        return replication_rng(root_seed, "friedman_ground_truth", *self.learners, setting_id)
+
+    def measure(self, setting: FriedmanSetting, root_seed: int) -> GroundTruth:
+        """Measure the ground truth of ``setting`` (:func:`friedman_ground_truth`)."""
+        return friedman_ground_truth(
+            setting,
+            self.rng(root_seed, setting.id),
+            learners=self.learners,
+            repetitions=self.repetitions,
+            n_test=self.n_test,
+        )
+
+    def write(self, truth: GroundTruth, setting: FriedmanSetting, path: str | Path) -> None:
+        """Write one setting's ground truth as JSON (with the design it came from)."""
+        record = {"setting": setting.id, **asdict(truth), "design": asdict(self)}
+        Path(path).write_text(json.dumps(record, indent=1) + "\n")
+
+
+def load_ground_truth(paths: Iterable[str | Path]) -> dict[str, GroundTruth]:
+    """Read ground-truth files written by :meth:`TruthDesign.write`: setting id -> truth."""
+    out = {}
+    for path in paths:
+        record = json.loads(Path(path).read_text())
+        out[record["setting"]] = GroundTruth(
+            delta=float(record["delta"]),
+            std_err=float(record["std_err"]),
+            repetitions=int(record["repetitions"]),
+        )
+    return out

@@ -47,8 +47,12 @@ Generators (``generator.name``):
     function without replacement, so ``q`` must be ``3 * per_function``; without it ``q``
     settings are drawn from the pool without replacement), ``ground_truth`` (mapping
     setting id -> true difference, e.g. from :func:`~.friedman.friedman_ground_truth`;
-    may instead be passed as the ``ground_truth`` argument, which takes precedence), and
-    ``regenerate_degenerate`` (False). ``delta`` and ``n_instances`` are not used.
+    may instead be passed as the ``ground_truth`` argument, which takes precedence),
+    ``truth`` (how the true differences are measured, ``{repetitions: 500, n_test: 5000}``
+    as in the paper: a :class:`~.friedman.TruthDesign`; an experiment file declares it and
+    the workflow computes the truth of every setting of the pool once, see
+    :func:`required_ground_truth`) and ``regenerate_degenerate`` (False). ``delta`` and
+    ``n_instances`` are not used.
 ``bivariate_normal``
     Benavoli et al. (2014), Sec. 4, Eq. (10): accuracies drawn directly, without
     cross-validation; keys ``sd`` (0.12) and ``corr`` (0). See :mod:`.direct`.
@@ -80,13 +84,19 @@ from .direct import BivariateNormalPlan, bivariate_normal_plan
 from .friedman import (
     FRIEDMAN_LEARNERS,
     GroundTruth,
+    TruthDesign,
     friedman_data,
     friedman_settings,
     make_learner,
 )
 from .generators import bn_data, check_theta_star, nb_features_data, nb_theta_g
 
-__all__ = ["SimulatedComparison", "check_scenario", "simulate_comparison"]
+__all__ = [
+    "SimulatedComparison",
+    "check_scenario",
+    "required_ground_truth",
+    "simulate_comparison",
+]
 
 #: A data set is redrawn at most this many times before the simulation gives up.
 MAX_REGENERATIONS = 1000
@@ -95,7 +105,14 @@ _TOP_KEYS = {"generator", "delta", "n_instances", "cv"}
 _GENERATOR_KEYS = {
     "nb_features": {"theta_star", "alpha", "regenerate_degenerate"},
     "bn_vs_zeror": {"alpha", "regenerate_degenerate", "negative_delta"},
-    "friedman": {"learners", "settings", "per_function", "ground_truth", "regenerate_degenerate"},
+    "friedman": {
+        "learners",
+        "settings",
+        "per_function",
+        "ground_truth",
+        "truth",
+        "regenerate_degenerate",
+    },
     "bivariate_normal": set(_DIRECT_KEYS),
 }
 
@@ -322,6 +339,7 @@ class _FriedmanPlan:
     pool: tuple
     per_function: int | None
     truth: Mapping
+    design: TruthDesign | None
 
 
 def _friedman_plan(gen_spec: Mapping, scenario: Mapping, q: int) -> _FriedmanPlan:
@@ -359,7 +377,18 @@ def _friedman_plan(gen_spec: Mapping, scenario: Mapping, q: int) -> _FriedmanPla
     elif q > len(pool):
         raise ValueError(f"q: at most {len(pool)} settings in the pool, got {q}")
     truth = _require_mapping(gen_spec.get("ground_truth", {}), "generator.ground_truth")
-    return _FriedmanPlan(runs, folds, learners, regenerate, pool, per, truth)
+    design = None
+    if "truth" in gen_spec:
+        design_spec = _require_mapping(gen_spec["truth"], "generator.truth")
+        _check_keys(design_spec, {"repetitions", "n_test"}, "generator.truth")
+        design = TruthDesign(
+            learners=learners,
+            repetitions=check_int(
+                design_spec.get("repetitions", 500), "generator.truth.repetitions", minimum=2
+            ),
+            n_test=check_int(design_spec.get("n_test", 5000), "generator.truth.n_test", minimum=1),
+        )
+    return _FriedmanPlan(runs, folds, learners, regenerate, pool, per, truth, design)
 
 
 def _friedman_comparison(
@@ -476,6 +505,29 @@ def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | BivariateN
     return _binary_plan(gen_spec, scenario)
 
 
+def required_ground_truth(scenario: Mapping, q: int) -> tuple[TruthDesign, tuple[str, ...]] | None:
+    """The ground truth a scenario needs from outside, if any.
+
+    Parameters
+    ----------
+    scenario : Mapping
+        As for :func:`simulate_comparison`.
+    q : int
+        Number of data sets.
+
+    Returns
+    -------
+    tuple or None
+        For a ``friedman`` scenario with a ``truth`` design: the design and the ids of the
+        settings of the pool, whose true differences must be passed as the
+        ``ground_truth`` argument of :func:`simulate_comparison`; None otherwise.
+    """
+    plan = _plan(scenario, check_int(q, "q", minimum=1))
+    if not isinstance(plan, _FriedmanPlan) or plan.design is None:
+        return None
+    return plan.design, tuple(s.id for s in plan.pool)
+
+
 def check_scenario(scenario: Mapping, q: int) -> None:
     """Check a scenario completely without simulating anything.
 
@@ -486,6 +538,15 @@ def check_scenario(scenario: Mapping, q: int) -> None:
     Raises
     ------
     ValueError, TypeError
-        Naming the scenario entry and what was expected.
+        Naming the scenario entry and what was expected; in particular a ``friedman``
+        scenario must either declare its ``truth`` design or give the true difference of
+        every setting of its pool in ``ground_truth`` (a file has no other way to).
     """
-    _plan(scenario, check_int(q, "q", minimum=1))
+    plan = _plan(scenario, check_int(q, "q", minimum=1))
+    if isinstance(plan, _FriedmanPlan) and plan.design is None:
+        missing = [s.id for s in plan.pool if s.id not in plan.truth]
+        if missing:
+            raise ValueError(
+                f"generator.truth: required (e.g. {{repetitions: 500, n_test: 5000}}) unless "
+                f"generator.ground_truth gives every setting of the pool; missing {missing[:3]}"
+            )
