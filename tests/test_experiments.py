@@ -28,6 +28,7 @@ from cvcompare.experiments import (
     validate_with_schema,
     write_table,
 )
+from cvcompare.experiments.run import TIMING_COLUMNS
 from cvcompare.experiments.spec import ExperimentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,11 +228,11 @@ def _job(point="delta~0.1/m~2", fidelity="smoke"):
 
 
 def test_chunks_give_the_same_rows_whatever_the_split_and_the_workers():
-    whole = run_chunk(**_job(), start=0, stop=4).drop(columns="seconds")
+    whole = run_chunk(**_job(), start=0, stop=4).drop(columns=TIMING_COLUMNS)
     parts = pd.concat(
         [run_chunk(**_job(), start=0, stop=1), run_chunk(**_job(), start=1, stop=4, n_jobs=2)],
         ignore_index=True,
-    ).drop(columns="seconds")
+    ).drop(columns=TIMING_COLUMNS)
     pd.testing.assert_frame_equal(whole, parts)
     assert list(whole["replication"]) == [0, 0, 1, 1, 2, 2, 3, 3]
     assert list(whole["test"]) == ["poisson", "signed_rank"] * 4
@@ -445,3 +446,4 @@ def test_aggregate_of_a_small_run_has_one_row_per_point_test_and_metric():
     assert len(agg) == 4 * (2 + 1)
     assert agg["n"].eq(3).all()
     assert agg[agg.metric == "power"]["value"].between(0, 1).all()
+

@@ -12,6 +12,8 @@ import pytest
 import yaml
 from shared_data import REAL, SMALL_SCENARIO
 
+from cvcompare.experiments.run import TIMING_COLUMNS
+
 pytestmark = pytest.mark.workflow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +131,7 @@ def _small(work, cores, chunk, workers=1, *extra):
     path.write_text(yaml.safe_dump(config))
     snakemake(work, "--cores", str(cores), *extra, "--", "results/smoke/T-small/aggregate.csv")
     base = work / "results" / "smoke" / "T-small"
-    rows = pd.read_parquet(base / "replications.parquet").drop(columns="seconds")
+    rows = pd.read_parquet(base / "replications.parquet").drop(columns=TIMING_COLUMNS)
     return rows, (base / "aggregate.csv").read_text()
 
 
