@@ -131,3 +131,20 @@ def test_aggregate_names_a_missing_column():
     rows = _rows(np.random.default_rng(7))
     with pytest.raises(ValueError, match="column 'p_left' is not in the results"):
         aggregate(rows, [{"id": "m", "kind": "mean", "column": "p_left"}], ["q"])
+
+
+def test_paired_difference_of_a_probability_rule_against_another_test_s_decisions():
+    # power gap of "p_rope > 0.5" (test a) against test b's rejections, on the same runs
+    rows = _rows(np.random.default_rng(8))
+    metric = {
+        "id": "gap", "kind": "paired_difference", "column": "p_rope", "tests": ["a"],
+        "baseline": "b", "baseline_column": "reject", "threshold": 0.5,
+    }  # fmt: skip
+    agg = aggregate(rows, [metric], ["q"])
+    at = rows[rows.point == "q~10"]
+    a = at[at.test == "a"].sort_values("replication").p_rope.to_numpy() > 0.5
+    b = at[at.test == "b"].sort_values("replication").reject.to_numpy(bool)
+    d = a.astype(float) - b.astype(float)
+    gap = agg[agg.point == "q~10"].iloc[0]
+    assert gap.value == pytest.approx(d.mean())
+    assert gap.se == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
