@@ -97,9 +97,31 @@ def _draw_series(
         )
 
 
-def _legend_below(fig: Figure, ax: Axes) -> None:
+def _legend_below(ax: Axes) -> None:
     """Put the legend under the axes, clear of the data."""
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, fontsize="small")
+
+
+def _one_panel(
+    aggregate: pd.DataFrame,
+    x: str,
+    series: list[tuple[str, str, str, str, str]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str | None,
+) -> Figure:
+    """A figure of one panel: the series against ``x``, probabilities on [0, 1]."""
+    fig = Figure(figsize=(5.5, 4.8), layout="constrained")
+    ax = fig.subplots()
+    _draw_series(ax, aggregate, x, series)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(-0.02, 1.02)
+    _legend_below(ax)
+    if title:
+        ax.set_title(title)
+    return fig
 
 
 #: The hierarchical model's series of the equivalence studies (Figs. 2 and 4).
@@ -109,6 +131,7 @@ _EQUIVALENCE_SERIES = [
     ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
     ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-."),
 ]
+_Q_LABEL = "number of data sets q"
 _SIGNED_RANK = ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--")
 
 
@@ -134,18 +157,10 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         signed-rank rejection rate, against the number of data sets, as in Corani et al.
         (2017), Fig. 2; error bars are two Monte Carlo standard errors.
     """
-    fig = Figure(figsize=(5.5, 4.8), layout="constrained")
-    ax = fig.subplots()
-    _draw_series(
-        ax, aggregate, "q", [*_EQUIVALENCE_SERIES[:3], _SIGNED_RANK, _EQUIVALENCE_SERIES[3]]
+    series = [*_EQUIVALENCE_SERIES[:3], _SIGNED_RANK, _EQUIVALENCE_SERIES[3]]
+    return _one_panel(
+        aggregate, "q", series, xlabel=_Q_LABEL, ylabel="probability / rate", title=title
     )
-    ax.set_xlabel("number of data sets q")
-    ax.set_ylabel("probability / rate")
-    ax.set_ylim(-0.02, 1.02)
-    _legend_below(fig, ax)
-    if title:
-        ax.set_title(title)
-    return fig
 
 
 @register_figure
@@ -179,9 +194,9 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     _draw_series(right, aggregate, "q", _EQUIVALENCE_SERIES)
     right.set_title("Hierarchical model")
     for ax in (left, right):
-        ax.set_xlabel("number of data sets q")
+        ax.set_xlabel(_Q_LABEL)
         ax.set_ylim(-0.02, 1.02)
-        _legend_below(fig, ax)
+        _legend_below(ax)
     if title:
         fig.suptitle(title)
     return fig
@@ -219,13 +234,11 @@ def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
             "-.",
         ),
     ]
-    fig = Figure(figsize=(5.5, 4.8), layout="constrained")
-    ax = fig.subplots()
-    _draw_series(ax, aggregate, "delta0", series)
-    ax.set_xlabel(r"median difference of accuracy $\delta_0$")
-    ax.set_ylabel("power")
-    ax.set_ylim(-0.02, 1.02)
-    _legend_below(fig, ax)
-    if title:
-        ax.set_title(title)
-    return fig
+    return _one_panel(
+        aggregate,
+        "delta0",
+        series,
+        xlabel=r"median difference of accuracy $\delta_0$",
+        ylabel="power",
+        title=title,
+    )
