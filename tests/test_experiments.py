@@ -28,6 +28,7 @@ from cvcompare.experiments import (
     validate_with_schema,
     write_table,
 )
+from cvcompare.experiments.run import TIMING_COLUMNS
 from cvcompare.experiments.spec import ExperimentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -293,11 +294,11 @@ def _job(point="delta~0.1/m~2", fidelity="smoke"):
 
 
 def test_chunks_give_the_same_rows_whatever_the_split_and_the_workers():
-    whole = run_chunk(**_job(), start=0, stop=4).drop(columns="seconds")
+    whole = run_chunk(**_job(), start=0, stop=4).drop(columns=TIMING_COLUMNS)
     parts = pd.concat(
         [run_chunk(**_job(), start=0, stop=1), run_chunk(**_job(), start=1, stop=4, n_jobs=2)],
         ignore_index=True,
-    ).drop(columns="seconds")
+    ).drop(columns=TIMING_COLUMNS)
     pd.testing.assert_frame_equal(whole, parts)
     assert list(whole["replication"]) == [0, 0, 1, 1, 2, 2, 3, 3]
     assert list(whole["test"]) == ["poisson", "signed_rank"] * 4
@@ -543,3 +544,36 @@ def test_aggregate_of_a_small_run_has_one_row_per_point_test_and_metric():
     assert len(agg) == 4 * (2 + 1)
     assert agg["n"].eq(3).all()
     assert agg[agg.metric == "power"]["value"].between(0, 1).all()
+
+
+@pytest.mark.parametrize(
+    ("eid", "axis", "values"),
+    [
+        ("H-T2", "q", [5, 10, 50]),
+        ("H-F3", "q", [10, 20, 30, 40, 50]),
+        ("H-F5", "delta0", [0.015, 0.02, 0.025, 0.03]),
+    ],
+)
+def test_hierarchical_simulations_run_at_smoke_fidelity(eid, axis, values):
+    from cvcompare.experiments.tables import pivot_table, table_markdown
+    from cvcompare.plots.figures import FIGURES
+
+    spec = load_experiment(ROOT / "config" / "experiments" / f"{eid}.yaml", schema=SCHEMA)
+    assert [p.params[axis] for p in spec.points()] == values
+    assert spec.n_replications("paper") == 500
+    hier = {t["id"]: t for t in spec.job(spec.points()[0], "paper", 1)["tests"]}["hierarchical"]
+    assert (hier["settings"]["chains"], hier["settings"]["draws"]) == (4, 1000)
+    assert hier["settings"].get("refits", 1) == 1  # the remedy is on at every fidelity
+    point = spec.points("smoke")[0]
+    rows = run_chunk(**spec.job(point, "smoke", 7), start=0, stop=2)
+    agg = aggregate(rows, spec.metrics, [axis])
+    assert set(agg["metric"]) == {m["id"] for m in spec.metrics}
+    assert agg["n"].eq(2).all()
+    fits = rows[rows.test == "hierarchical"]
+    assert fits["attempts"].between(1, 2).all() and fits["cpu_seconds"].gt(0).all()
+    if spec.figure:
+        fig = FIGURES[spec.figure["function"]](agg, title=spec.title)
+        assert fig.axes and all(ax.containers for ax in fig.axes)
+    if spec.table:
+        long = pivot_table(agg, spec.table, {a.name: a.values for a in spec.grid})
+        assert "| 5 |" in table_markdown(long, spec.table, spec.title)

@@ -204,3 +204,20 @@ def test_quantile_estimate_error_matches_normal_theory():
         assert ests[0].value == pytest.approx(np.quantile(samples[0], p))
     with pytest.raises(ValueError, match="probability: expected a number in"):
         quantile_estimate([1.0, 2.0], 1.5)
+
+
+def test_paired_difference_of_a_probability_rule_against_another_test_s_decisions():
+    # power gap of "p_rope > 0.5" (test a) against test b's rejections, on the same runs
+    rows = _rows(np.random.default_rng(8))
+    metric = {
+        "id": "gap", "kind": "paired_difference", "column": "p_rope", "tests": ["a"],
+        "baseline": "b", "baseline_column": "reject", "threshold": 0.5,
+    }  # fmt: skip
+    agg = aggregate(rows, [metric], ["q"])
+    at = rows[rows.point == "q~10"]
+    a = at[at.test == "a"].sort_values("replication").p_rope.to_numpy() > 0.5
+    b = at[at.test == "b"].sort_values("replication").reject.to_numpy(bool)
+    d = a.astype(float) - b.astype(float)
+    gap = agg[agg.point == "q~10"].iloc[0]
+    assert gap.value == pytest.approx(d.mean())
+    assert gap.se == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))

@@ -16,6 +16,8 @@ import pytest
 import yaml
 from shared_data import REAL, SMALL_SCENARIO
 
+from cvcompare.experiments.run import TIMING_COLUMNS
+
 pytestmark = pytest.mark.workflow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,8 +71,16 @@ def smoke(tmp_path_factory):
 
 def test_smoke_run_produces_well_formed_outputs(smoke):
     # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2,
-    # 3 x 2 of W-F2, 1 of H-F6
-    expected = (("P-F2a", 12, 2), ("H-F2", 2, 2), ("W-F2", 6, 3), ("H-F6", 1, 4))
+    # 3 x 2 of W-F2, 1 of H-F6 ...
+    expected = (
+        ("P-F2a", 12, 2),
+        ("H-F2", 2, 2),
+        ("H-T2", 1, 1),
+        ("H-F3", 2, 2),
+        ("H-F5", 2, 2),
+        ("W-F2", 6, 3),
+        ("H-F6", 1, 4),
+    )
     for eid, n_points, n_tests in expected:
         spec = yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text())
         reps = spec["replications"]["smoke"]
@@ -97,8 +107,16 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
             hier = rows[rows.test == "hierarchical"]
             total = hier[["p_left", "p_rope", "p_right"]].sum(axis=1)
             assert (total - 1).abs().max() < 1e-9
-        for ext in ("pdf", "png"):
+        for ext in ("pdf", "png") if "figure" in spec else ():
             assert (smoke / "figures" / f"{eid}.{ext}").stat().st_size > 10_000
+    # sampler health per grid point of every hierarchical simulation, and the cost summary
+    health = pd.read_csv(smoke / "figures" / "sampler_health.csv")
+    assert set(health.experiment) == {"H-F2", "H-T2", "H-F3", "H-F5"}
+    assert len(health) == 2 + 1 + 2 + 2 and health["diagnostics_ok"].between(0, 1).all()
+    cost = pd.read_csv(smoke / "results" / "smoke" / "benchmarks" / "summary.csv")
+    assert set(cost.experiment) == {"P-F2a", "H-F2", "H-T2", "H-F3", "H-F5"}
+    assert cost.set_index("experiment").loc["H-F3", "fits"] >= 2 * 3
+    assert (cost["cpu_seconds"] > 0).all() and (cost["jobs"] > 0).all()
     comparison = pd.read_csv(smoke / "figures" / "comparison.csv")
     config = yaml.safe_load((smoke / "config" / "config.yaml").read_text())
     with_claims = {
@@ -174,7 +192,7 @@ def _small(work, cores, chunk, workers=1, *extra):
     path.write_text(yaml.safe_dump(config))
     snakemake(work, "--cores", str(cores), *extra, "--", "results/smoke/T-small/aggregate.csv")
     base = work / "results" / "smoke" / "T-small"
-    rows = pd.read_parquet(base / "replications.parquet").drop(columns="seconds")
+    rows = pd.read_parquet(base / "replications.parquet").drop(columns=TIMING_COLUMNS)
     return rows, (base / "aggregate.csv").read_text()
 
 

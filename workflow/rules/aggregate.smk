@@ -79,3 +79,53 @@ rule comparison:
         },
     script:
         "../scripts/comparison.py"
+
+
+# Share of Stan fits passing the sampler diagnostics, per experiment and grid point.
+rule sampler_health:
+    input:
+        aggregates=expand(
+            "results/{fidelity}/{experiment}/aggregate.csv",
+            fidelity=FIDELITY,
+            experiment=HIERARCHICAL,
+        ),
+    output:
+        csv=report(
+            "figures/sampler_health.csv",
+            caption="../report/sampler_health.rst",
+            category="Comparison with the papers",
+        ),
+        md="figures/sampler_health.md",
+    log:
+        "logs/sampler_health.log",
+    conda:
+        "../../environment.yml"
+    params:
+        fidelity=FIDELITY,
+    script:
+        "../scripts/sampler_health.py"
+
+
+# CPU time, jobs and Stan fits of each simulation at a fidelity (from the rows and the
+# jobs' benchmark files).
+rule benchmark_summary:
+    input:
+        replications=lambda wildcards: expand(
+            "results/{fidelity}/{experiment}/replications.parquet",
+            fidelity=wildcards.fidelity,
+            experiment=SIMULATIONS,
+        ),
+        benchmarks=benchmark_files,
+    output:
+        csv="results/{fidelity}/benchmarks/summary.csv",
+    log:
+        "logs/{fidelity}/benchmark_summary.log",
+    conda:
+        "../../environment.yml"
+    params:
+        hierarchical={
+            eid: [t.id for t in EXPERIMENTS[eid].tests if t.test == "hierarchical"]
+            for eid in SIMULATIONS
+        },
+    script:
+        "../scripts/benchmark_summary.py"

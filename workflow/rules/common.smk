@@ -33,6 +33,12 @@ EXPERIMENTS = {
     for eid in config["experiments"]
 }
 SIMULATIONS = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "simulation"]
+# Simulations that fit the hierarchical model (their sampler health is reported).
+HIERARCHICAL = [
+    eid
+    for eid in SIMULATIONS
+    if any(t.test == "hierarchical" for t in EXPERIMENTS[eid].tests)
+]
 ANALYSES = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "analysis"]
 for _spec in EXPERIMENTS.values():
     for _output in (_spec.figure, _spec.table):
@@ -55,16 +61,31 @@ def chunk_size(eid):
     return config["chunk_size"].get(eid, config["chunk_size"]["default"])
 
 
+def chunk_names(fidelity, eid):
+    """``<experiment>/<point>/reps-<start>-<stop>`` of every chunk job of an experiment."""
+    spec = EXPERIMENTS[eid]
+    ranges = chunk_ranges(spec.n_replications(fidelity), chunk_size(eid))
+    return [
+        f"{spec.id}/{point.label}/reps-{start}-{stop}"
+        for point in spec.points(fidelity)
+        for start, stop in ranges
+    ]
+
+
 def chunk_files(wildcards):
     """Every chunk of replications of an experiment at a fidelity."""
-    spec = EXPERIMENTS[wildcards.experiment]
-    ranges = chunk_ranges(
-        spec.n_replications(wildcards.fidelity), chunk_size(wildcards.experiment)
-    )
     return [
-        f"results/{wildcards.fidelity}/{spec.id}/{point.label}/reps-{start}-{stop}.parquet"
-        for point in spec.points(wildcards.fidelity)
-        for start, stop in ranges
+        f"results/{wildcards.fidelity}/{name}.parquet"
+        for name in chunk_names(wildcards.fidelity, wildcards.experiment)
+    ]
+
+
+def benchmark_files(wildcards):
+    """The benchmark file of every chunk job of every simulation at a fidelity."""
+    return [
+        f"results/{wildcards.fidelity}/benchmarks/{name}.tsv"
+        for eid in SIMULATIONS
+        for name in chunk_names(wildcards.fidelity, eid)
     ]
 
 
@@ -158,4 +179,9 @@ def all_targets():
             out += [f"figures/{eid}.pdf", f"figures/{eid}.png"]
         if spec.table:
             out += [f"figures/{eid}.csv", f"figures/{eid}.md"]
-    return out + ["figures/comparison.csv", "figures/comparison.md"]
+    out += ["figures/comparison.csv", "figures/comparison.md"]
+    if HIERARCHICAL:
+        out += ["figures/sampler_health.csv", "figures/sampler_health.md"]
+    if SIMULATIONS:
+        out.append(f"results/{FIDELITY}/benchmarks/summary.csv")
+    return out

@@ -21,3 +21,9 @@ def setup(path, threads=1):
     )
     logging.captureWarnings(True)
     return logging.getLogger("workflow")
+
+
+def warn(log, message):
+    """Log a warning and show it on the console too (the job's stderr goes to its log)."""
+    log.warning(message)
+    print(f"WARNING {message}", file=sys.__stderr__)

@@ -8,6 +8,7 @@ import _log  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cvcompare.experiments import aggregate, load_experiment, load_yaml, write_table  # noqa: E402
+from cvcompare.experiments.health import health_warnings, sampler_health  # noqa: E402
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
 spec = load_experiment(snakemake.input.spec, schema=load_yaml(snakemake.params.schema))  # noqa: F821
@@ -16,7 +17,10 @@ rows = rows.sort_values(["point", "replication", "test"], kind="stable").reset_i
 log.info("%s: %d rows from %d chunks", spec.id, len(rows), len(snakemake.input.chunks))  # noqa: F821
 grid = [axis.name for axis in spec.grid]
 write_table(rows, snakemake.output.replications)  # noqa: F821
-write_table(aggregate(rows, spec.metrics, grid), snakemake.output.aggregate)  # noqa: F821
+agg = aggregate(rows, spec.metrics, grid)
+write_table(agg, snakemake.output.aggregate)  # noqa: F821
+for line in health_warnings(sampler_health({spec.id: agg})):
+    _log.warn(log, f"sampler health: {line}")
 runtime = (
     rows.groupby(["point", *grid, "test"], sort=True)["seconds"]
     .agg(mean_seconds="mean", max_seconds="max", replications="count")

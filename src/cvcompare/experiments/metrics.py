@@ -15,7 +15,10 @@ estimate, its Monte Carlo standard error and the number of replications used:
 ``paired_difference``
     Mean over replications of ``column[test] - column[baseline]`` on the *same*
     replications (e.g. the power gap between two tests run on the same data); its error
-    ``s_d / sqrt(n)`` accounts for the correlation between the two tests.
+    ``s_d / sqrt(n)`` accounts for the correlation between the two tests. The baseline
+    may read another column (``baseline_column``), and with a ``threshold`` both sides
+    become decisions ``value > threshold`` first (booleans count as 0 and 1), e.g. the
+    gap between the power of ``p(right) > 0.95`` and of a test's rejections.
 ``replicability``
     Replicability ``R = 1 - 2 sum_i (e_i - mean e)^2 / (n - 1)`` of a boolean decision
     (Benavoli et al. 2014, Sec. 5), with a delta-method standard error.
@@ -282,12 +285,17 @@ def _paired_difference(
     rows: pd.DataFrame, m: Mapping[str, Any], baseline: pd.DataFrame | None
 ) -> Estimate:
     assert baseline is not None
-    a = rows.set_index("replication")[m["column"]]
-    b = baseline.set_index("replication")[m["column"]]
+    a = pd.Series(
+        _column(rows, m["column"], m["id"]).to_numpy(), index=rows["replication"].to_numpy()
+    )
+    b_col = _column(baseline, m.get("baseline_column", m["column"]), m["id"])
+    b = pd.Series(b_col.to_numpy(), index=baseline["replication"].to_numpy())
     if not a.index.equals(b.index):
         a, b = a.align(b, join="inner")
-    diff = a.astype(float).to_numpy() - b.astype(float).to_numpy()
-    return mean_estimate(diff, m["id"])
+    a, b = a.astype(float).to_numpy(), b.astype(float).to_numpy()
+    if "threshold" in m:
+        a, b = (a > float(m["threshold"])).astype(float), (b > float(m["threshold"])).astype(float)
+    return mean_estimate(a - b, m["id"])
 
 
 def _replicability(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:

@@ -25,6 +25,11 @@ Standard column names are shared by all adapters so that metrics can be declared
     The ``true_delta_summary`` pseudo-test: the mean of the data sets' true differences
     and the shares of them left of, inside and right of a rope (what the generator
     knows, e.g. the ground truth of the Friedman settings, Corani et al. 2017, Sec. 4.7).
+``attempts``, ``refitted``, ``diag_ok_first``, ``remedy``
+    Hierarchical model only: how the kept fit was obtained. A fit failing the diagnostics
+    is refitted with longer warm-up, more draws and a higher ``adapt_delta``
+    (:func:`cvcompare.hierarchical.remedy.fit_with_remedy`); the row keeps the last fit,
+    the number of fits run, whether the first passed and the settings of the refit.
 ``sq_err_mle``, ``sq_err_shrinkage``
     Mean over data sets of the squared error of the per-data-set mean of the fold
     differences (MLE) and of the hierarchical shrinkage estimate, against the true
@@ -75,6 +80,8 @@ COMMON_COLUMNS = frozenset(
         "mean_true_delta",
         "n_regenerated",
         "seconds",
+        "cpu_seconds",
+        "simulation_cpu_seconds",
         "cvcompare_version",
     }
 )
@@ -256,6 +263,9 @@ HIERARCHICAL_DEFAULTS = {
     "draws": 1000,
     "adapt_delta": 0.8,
     "max_treedepth": 10,
+    "refits": 1,
+    "refit_scale": 2.0,
+    "refit_adapt_delta": 0.95,
 }
 #: Sampler-health columns of every hierarchical row.
 DIAGNOSTIC_COLUMNS = {
@@ -266,6 +276,8 @@ DIAGNOSTIC_COLUMNS = {
     "runner",
     "runner_version",
 }
+#: How a simulated hierarchical fit was obtained (:func:`cvcompare.hierarchical.remedy`).
+REFIT_COLUMNS = {"attempts", "refitted", "diag_ok_first", "remedy"}
 
 
 def fit_row(res: Any) -> dict[str, Any]:
@@ -293,9 +305,32 @@ def fit_row(res: Any) -> dict[str, Any]:
     }
 
 
-def fit_settings(settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
-    """Keyword arguments of ``fit_hierarchical`` from checked settings; seed drawn from ``rng``."""
-    return {**settings, "rope": check_rope(settings["rope"]), "seed": int(rng.integers(2**31 - 1))}
+def fit_from_settings(
+    x: np.ndarray, rho: Any, settings: Mapping[str, Any], rng: np.random.Generator
+) -> tuple[Any, Any]:
+    """Fit the hierarchical model from checked settings (:data:`HIERARCHICAL_DEFAULTS`).
+
+    A fit failing the sampler diagnostics is refitted as the settings ``refits``,
+    ``refit_scale`` and ``refit_adapt_delta`` say
+    (:func:`cvcompare.hierarchical.remedy.fit_with_remedy`); the Stan seed of each attempt
+    is drawn from ``rng``, in order. Shared by the simulation adapter and the real-data
+    analyses, so both fit and remedy the same way.
+
+    Returns
+    -------
+    result : HierarchicalResult
+    record : RefitRecord
+        How many fits were run and why.
+    """
+    from cvcompare.hierarchical.remedy import fit_with_remedy
+
+    kwargs = {**settings, "rope": check_rope(settings["rope"])}
+    remedy = {
+        "refits": kwargs.pop("refits"),
+        "scale": kwargs.pop("refit_scale"),
+        "refit_adapt_delta": kwargs.pop("refit_adapt_delta"),
+    }
+    return fit_with_remedy(x, rho=rho, rng=rng, **remedy, **kwargs)
 
 
 @register(
@@ -311,24 +346,28 @@ def fit_settings(settings: dict[str, Any], rng: np.random.Generator) -> dict[str
         "sq_err_mle",
         "sq_err_shrinkage",
         *DIAGNOSTIC_COLUMNS,
+        *REFIT_COLUMNS,
     },
 )
 def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Bayesian hierarchical model (Corani et al. 2017, Sec. 3) on the fold differences.
 
-    Settings: those of :data:`HIERARCHICAL_DEFAULTS`. The Stan seed is drawn from ``rng``.
+    Settings: those of :data:`HIERARCHICAL_DEFAULTS`; ``refits``, ``refit_scale`` and
+    ``refit_adapt_delta`` set the remedy for a fit failing the sampler diagnostics (see
+    :func:`cvcompare.hierarchical.remedy.fit_with_remedy`; ``refits: 0`` disables it). The
+    Stan seed of each attempt is drawn from ``rng``, in order.
     """
-    from cvcompare.hierarchical import fit_hierarchical
-
     rho = np.asarray(sim.rho, dtype=float)
-    res = fit_hierarchical(
-        sim.diffs,
-        rho=float(rho[0]) if np.all(rho == rho[0]) else rho,
-        **fit_settings(settings, rng),
+    res, record = fit_from_settings(
+        sim.diffs, float(rho[0]) if np.all(rho == rho[0]) else rho, settings, rng
     )
     truth = np.asarray(sim.true_delta, dtype=float)
     return {
         **fit_row(res),
+        "attempts": record.attempts,
+        "refitted": record.attempts > 1,
+        "diag_ok_first": record.first_ok,
+        "remedy": record.remedy,
         "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
         "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
     }

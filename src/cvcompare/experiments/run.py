@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import resource
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,9 +25,24 @@ from cvcompare._validation import check_int
 from cvcompare.experiments.registry import TESTS
 from cvcompare.seeding import replication_rng
 
-__all__ = ["run_chunk", "run_replication"]
+__all__ = ["TIMING_COLUMNS", "cpu_seconds", "run_chunk", "run_replication"]
+
+#: Columns that measure time; they differ between runs of the same replication.
+TIMING_COLUMNS = ["seconds", "cpu_seconds", "simulation_cpu_seconds"]
 
 log = logging.getLogger(__name__)
+
+
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and of its finished child processes.
+
+    The native Stan runner samples in a child process with one thread per chain, so the
+    cost of a fit is its CPU time, children included, not its wall time on a shared
+    machine.
+    """
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_replication(
@@ -75,12 +91,14 @@ def run_replication(
     if "q" not in scen:
         raise ValueError("scenario: expected the number of data sets under the key 'q'")
     q = check_int(scen.pop("q"), "scenario.q", minimum=2)
+    cpu_start = cpu_seconds()
     sim = simulate_comparison(
         scen,
         q,
         replication_rng(root_seed, experiment, point, replication),
         ground_truth=ground_truth,
     )
+    simulation_cpu = cpu_seconds() - cpu_start
     common = {
         "experiment": experiment,
         "point": point,
@@ -90,6 +108,7 @@ def run_replication(
         "q": q,
         "mean_true_delta": float(np.mean(sim.true_delta)),
         "n_regenerated": int(np.sum(sim.n_regenerated)),
+        "simulation_cpu_seconds": simulation_cpu,
         "cvcompare_version": __version__,
     }
     rows = []
@@ -97,9 +116,17 @@ def run_replication(
         if t["test"] not in TESTS:
             raise ValueError(f"tests: unknown test {t['test']!r}; known: {sorted(TESTS)}")
         rng = replication_rng(root_seed, experiment, point, replication, t["id"])
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds()
         out = TESTS[t["test"]](sim, dict(t.get("settings", {})), rng)
-        rows.append({**common, "test": t["id"], **out, "seconds": time.perf_counter() - start})
+        rows.append(
+            {
+                **common,
+                "test": t["id"],
+                **out,
+                "seconds": time.perf_counter() - start,
+                "cpu_seconds": cpu_seconds() - cpu_start,
+            }
+        )
     return rows
 
 

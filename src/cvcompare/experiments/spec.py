@@ -488,6 +488,12 @@ class ExperimentSpec:
             if m["kind"] == "paired_difference":
                 if "baseline" not in m:
                     fail(f"metric {m['id']!r}: kind paired_difference needs a `baseline` test")
+                col = m.get("baseline_column", m["column"])
+                if col not in columns[m["baseline"]]:
+                    fail(
+                        f"metric {m['id']!r}: baseline test {m['baseline']!r} writes no column "
+                        f"{col!r}; its columns: {sorted(columns[m['baseline']])}"
+                    )
                 metric_labels[m["id"]] = {f"{t} - {m['baseline']}" for t in used}
             else:
                 metric_labels[m["id"]] = set(used)

@@ -8,17 +8,18 @@ Corani, G. & Benavoli, A. (2015). A Bayesian approach for comparing cross-valida
 algorithms on multiple data sets. Machine Learning 100, 285-304, Fig. 2a.
 Corani, G., Benavoli, A., Demšar, J., Mangili, F. & Zaffalon, M. (2017). Statistical
 comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
-1817-1837, Fig. 2.
+1817-1837, Figs. 2-5.
 """
 
 from __future__ import annotations
 
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select
 
-__all__ = ["figure_h_f2", "figure_p_f2a"]
+__all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a"]
 
 _MARKERS = {"poisson": "s", "signed_rank": "o", "hierarchical": "D"}
 _COLORS = {"poisson": "tab:blue", "signed_rank": "tab:red"}
@@ -75,6 +76,56 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
     return fig
 
 
+def _draw_series(
+    ax: Axes, aggregate: pd.DataFrame, x: str, series: list[tuple[str, str, str, str, str]]
+) -> None:
+    """Draw each ``(metric, test, label, marker, linestyle)`` against grid column ``x``."""
+    for metric, test, label, marker, style in series:
+        g = select(aggregate, metric, [x])
+        g = g[g["test"] == test]
+        if g.empty:
+            raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
+        errorbar_2se(ax, g, x, marker=marker, linestyle=style, markersize=4, label=label)
+
+
+def _legend_below(ax: Axes) -> None:
+    """Put the legend under the axes, clear of the data."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, fontsize="small")
+
+
+def _one_panel(
+    aggregate: pd.DataFrame,
+    x: str,
+    series: list[tuple[str, str, str, str, str]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str | None,
+) -> Figure:
+    """A figure of one panel: the series against ``x``, probabilities on [0, 1]."""
+    fig = Figure(figsize=(5.5, 4.8), layout="constrained")
+    ax = fig.subplots()
+    _draw_series(ax, aggregate, x, series)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(-0.02, 1.02)
+    _legend_below(ax)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+#: The hierarchical model's series of the equivalence studies (Figs. 2 and 4).
+_EQUIVALENCE_SERIES = [
+    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-"),
+    ("recognition", "hierarchical", "equivalence recognition", "s", "-"),
+    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
+    ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-."),
+]
+_Q_LABEL = "number of data sets q"
+_SIGNED_RANK = ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--")
+
+
 @register_figure
 def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Equivalent classifiers: the hierarchical model and the signed-rank test vs q (H-F2).
@@ -97,25 +148,88 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         signed-rank rejection rate, against the number of data sets, as in Corani et al.
         (2017), Fig. 2; error bars are two Monte Carlo standard errors.
     """
-    series = [
-        ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-"),
-        ("recognition", "hierarchical", "equivalence recognition", "s", "-"),
-        ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
-        ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--"),
-        ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-."),
-    ]
-    fig = Figure(figsize=(5.5, 4.2), layout="constrained")
-    ax = fig.subplots()
-    for metric, test, label, marker, style in series:
-        g = select(aggregate, metric, ["q"])
-        g = g[g["test"] == test]
-        if g.empty:
-            raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
-        errorbar_2se(ax, g, "q", marker=marker, linestyle=style, markersize=4, label=label)
-    ax.set_xlabel("number of data sets q")
-    ax.set_ylabel("probability / rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.legend(loc="upper left", fontsize="small")
+    series = [*_EQUIVALENCE_SERIES[:3], _SIGNED_RANK, _EQUIVALENCE_SERIES[3]]
+    return _one_panel(
+        aggregate, "q", series, xlabel=_Q_LABEL, ylabel="probability / rate", title=title
+    )
+
+
+@register_figure
+def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Practically equivalent classifiers: signed-rank and hierarchical model vs q (H-F3).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        Aggregate table with grid column ``q``, the metric ``rejection`` (test
+        ``signed_rank``) and ``mean_p_rope``, ``recognition``, ``decisive`` and
+        ``mean_p_rope_next`` (test ``hierarchical``).
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: the signed-rank rejection rate against the number of data sets (Corani et
+        al. 2017, Fig. 3). Right: mean p(rope), equivalence recognition (p(rope) > 0.95),
+        the share of runs with p(left) or p(right) > 0.95 (probabilities of ``delta0``, as
+        in the authors' code) and the mean next-data-set p(rope) (Fig. 4). Error bars are
+        two Monte Carlo standard errors.
+    """
+    fig = Figure(figsize=(10.0, 4.8), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
+    _draw_series(left, aggregate, "q", [_SIGNED_RANK])
+    left.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
+    left.set_title("Signed-rank test (alpha = 0.05)")
+    left.set_ylabel("probability / rate")
+    _draw_series(right, aggregate, "q", _EQUIVALENCE_SERIES)
+    right.set_title("Hierarchical model")
+    for ax in (left, right):
+        ax.set_xlabel(_Q_LABEL)
+        ax.set_ylim(-0.02, 1.02)
+        _legend_below(ax)
     if title:
-        ax.set_title(title)
+        fig.suptitle(title)
     return fig
+
+
+@register_figure
+def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Practically different classifiers: power against delta0 at q = 50 (H-F5).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        Aggregate table with grid column ``delta0``, the metric ``rejection`` (test
+        ``signed_rank``) and ``power_right`` and ``power_right_next`` (test
+        ``hierarchical``).
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Power of the signed-rank test (two-sided, alpha = 0.05) and of the hierarchical
+        model (p(right) > 0.95, for ``delta0`` as in the authors' code, and for the next
+        data set) against the median ``delta0`` of the Cauchy, as in Corani et al. (2017),
+        Fig. 5; error bars are two Monte Carlo standard errors.
+    """
+    series = [
+        ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--"),
+        ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-"),
+        (
+            "power_right_next",
+            "hierarchical",
+            "hierarchical, next data set p(right) > 0.95",
+            "v",
+            "-.",
+        ),
+    ]
+    return _one_panel(
+        aggregate,
+        "delta0",
+        series,
+        xlabel=r"median difference of accuracy $\delta_0$",
+        ylabel="power",
+        title=title,
+    )

@@ -1,0 +1,129 @@
+"""Refit a hierarchical fit that fails its sampler diagnostics, with a longer, finer run.
+
+A fit whose top-level parameters have R-hat >= 1.01, bulk or tail ESS < 400, a divergent
+transition, a tree-depth hit or a low E-BFMI (:class:`.diagnostics.HierarchicalDiagnostics`)
+is run again, up to ``refits`` times, each time with warm-up and draws multiplied by
+``scale`` and NUTS's target acceptance rate raised to ``adapt_delta``: more draws raise the
+ESS, a longer warm-up adapts the step size and metric better, a higher target acceptance
+rate takes smaller steps where the posterior curves sharply (fewer divergences). The seed of
+every attempt is drawn, in order, from the same random generator, so that the attempts are
+determined by that generator's stream. The last attempt is kept whether or not it passes:
+a fit is never dropped, and the record says how many attempts were made and how the last
+one was run.
+
+References
+----------
+Stan Development Team, *Stan Reference Manual*, "Divergent transitions" and "Effective
+sample size" (longer warm-up, higher ``adapt_delta``, more draws as remedies);
+Vehtari et al. (2021), Sec. 4 (R-hat < 1.01 and ESS >= 400 as the thresholds).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cvcompare._validation import check_int, check_probability
+
+from .diagnostics import ConvergenceWarning
+from .fit import fit_hierarchical
+from .result import HierarchicalResult
+
+__all__ = ["RefitRecord", "fit_with_remedy"]
+
+
+@dataclass(frozen=True)
+class RefitRecord:
+    """How a fit was obtained.
+
+    Attributes
+    ----------
+    attempts : int
+        Number of fits run (1: the first fit was kept).
+    first_ok : bool
+        Whether the first fit passed the diagnostics.
+    remedy : str
+        Empty when the first fit was kept; otherwise the settings of the kept refit and
+        the problems of the first fit, e.g. ``"refit 1 of 1 (warmup 2000, draws 2000,
+        adapt_delta 0.95) after: R-hat of nu is 1.0123 (>= 1.01)"``.
+    """
+
+    attempts: int
+    first_ok: bool
+    remedy: str
+
+
+def fit_with_remedy(
+    x: object,
+    *,
+    rng: np.random.Generator,
+    refits: int = 1,
+    scale: float = 2.0,
+    refit_adapt_delta: float = 0.95,
+    **settings: Any,
+) -> tuple[HierarchicalResult, RefitRecord]:
+    """Fit the hierarchical model; refit with more warm-up, draws and ``adapt_delta`` on failure.
+
+    Parameters
+    ----------
+    x : array_like, shape (q, n)
+        Fold differences, as in :func:`~.fit.fit_hierarchical`.
+    rng : numpy.random.Generator
+        Source of the seed of each attempt (one integer per attempt, in order).
+    refits : int
+        Largest number of refits after a failed first fit (0: never refit).
+    scale : float
+        Factor (>= 1) applied to warm-up and draws at each refit (cumulatively).
+    refit_adapt_delta : float
+        Target acceptance rate of the refits, in (0, 1); never below the first fit's.
+    **settings
+        Keyword arguments of :func:`~.fit.fit_hierarchical` other than ``x`` and
+        ``seed`` (``rho``, ``rope``, ``chains``, ``warmup``, ``draws``, ``adapt_delta``...).
+
+    Returns
+    -------
+    result : HierarchicalResult
+        The last fit run (the first one that passed, or the last refit).
+    record : RefitRecord
+        Attempts made, whether the first passed, and how the kept fit was run.
+
+    Warns
+    -----
+    ConvergenceWarning
+        Only for the kept fit; a failed attempt that is refitted is not reported as a
+        warning but in ``record.remedy``.
+    """
+    refits = check_int(refits, "refits", minimum=0)
+    scale = float(scale)
+    if not np.isfinite(scale) or scale < 1.0:
+        raise ValueError(f"scale: expected a number >= 1, got {scale!r}")
+    refit_adapt_delta = check_probability(refit_adapt_delta, "refit_adapt_delta")
+    if "seed" in settings:
+        raise ValueError("settings: 'seed' is drawn from rng; do not pass it")
+    current = dict(settings)
+    first_problems: tuple[str, ...] = ()
+    for attempt in range(refits + 1):
+        seed = int(rng.integers(2**31 - 1))
+        last = attempt == refits
+        with warnings.catch_warnings():
+            if not last:
+                warnings.simplefilter("ignore", ConvergenceWarning)
+            res = fit_hierarchical(x, seed=seed, **current)
+        if attempt == 0:
+            first_problems = res.diagnostics.problems
+        if res.diagnostics.ok or last:
+            break
+        current["warmup"] = int(round(current.get("warmup", 1000) * scale))
+        current["draws"] = int(round(current.get("draws", 1000) * scale))
+        current["adapt_delta"] = max(refit_adapt_delta, current.get("adapt_delta", 0.8))
+    remedy = ""
+    if attempt > 0:
+        remedy = (
+            f"refit {attempt} of {refits} (warmup {current['warmup']}, draws "
+            f"{current['draws']}, adapt_delta {current['adapt_delta']:g}) after: "
+            + "; ".join(first_problems)
+        )
+    return res, RefitRecord(attempts=attempt + 1, first_ok=not first_problems, remedy=remedy)
