@@ -5,7 +5,11 @@ entries); the reproduced number is read from the experiment's aggregate table. A
 names a metric, a test and a grid point (``at``); where ``at`` lists several values of an
 axis (or leaves an axis out, meaning all its values) the reproduced number is the average
 of the metric over those grid points, whose
-replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``.
+replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``. A claim
+about how a metric changes between grid points (e.g. "the distribution is practically
+unchanged in case 2") gives a second set of grid points, ``minus``, in the same form: the
+reproduced number is the value at ``at`` minus the value at ``minus`` (``at`` values of
+the axes ``minus`` leaves out are kept), with the independent errors added in quadrature.
 
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
 and the claim's stated ``tolerance`` (for "about" statements),
@@ -70,6 +74,23 @@ def _labels(spec: ExperimentSpec, at: Mapping[str, Any]) -> list[str]:
     return [
         point_label(dict(zip(names, combo, strict=True))) for combo in itertools.product(*choices)
     ]
+
+
+def _select(
+    agg: pd.DataFrame, claim: Mapping[str, Any], labels: list[str]
+) -> tuple[pd.DataFrame, list[str]]:
+    """The aggregate rows of a claim's metric and test at ``labels``, and the labels absent."""
+    keep = (agg["metric"] == claim["metric"]) & (agg["test"] == claim["test"])
+    sel = agg[keep & agg["point"].isin(labels)]
+    return sel, sorted(set(labels) - set(sel["point"]))
+
+
+def _at_text(claim: Mapping[str, Any]) -> str:
+    """The claim's grid points as text (``at`` and, where given, ``minus``)."""
+    text = ", ".join(f"{key}={val}" for key, val in claim["at"].items())
+    if "minus" in claim:
+        text += " minus " + ", ".join(f"{key}={val}" for key, val in claim["minus"].items())
+    return text
 
 
 def _consistent(relation: str, r: float, se: float, value: float, tol: float) -> bool:
@@ -141,22 +162,26 @@ def comparison_table(
             if agg is None:
                 note = f"not run: {missing[spec.id]} {note}".strip()
             else:
-                sel = agg[
-                    (agg["metric"] == claim["metric"])
-                    & (agg["test"] == claim["test"])
-                    & agg["point"].isin(labels)
-                ]
-                if len(sel) == len(labels):
-                    reproduced = float(sel["value"].mean())
-                    se = float(np.sqrt(np.sum(sel["se"].to_numpy() ** 2)) / len(sel))
+                parts = [_select(agg, claim, labels)]
+                if "minus" in claim:
+                    other = _labels(spec, {**claim["at"], **claim["minus"]})
+                    parts.append(_select(agg, claim, other))
+                absent = sorted({p for _, missed in parts for p in missed})
+                if not absent:
+                    values = [float(sel["value"].mean()) for sel, _ in parts]
+                    reproduced = values[0] - (values[1] if len(values) > 1 else 0.0)
+                    variances = [
+                        np.sum(sel["se"].to_numpy() ** 2) / len(sel) ** 2 for sel, _ in parts
+                    ]
+                    se = float(np.sqrt(sum(variances)))
                     consistent = _consistent(
                         claim["relation"], reproduced, se, float(claim["value"]), tol
                     )
-                    uncertainty = ", ".join(sorted(set(sel["uncertainty"])))
-                    n = int(sel["n"].sum())
-                    diagnostics = _diagnostics_share(agg, claim["test"], labels)
+                    used = pd.concat([sel for sel, _ in parts])
+                    uncertainty = ", ".join(sorted(set(used["uncertainty"])))
+                    n = int(used["n"].sum())
+                    diagnostics = _diagnostics_share(agg, claim["test"], list(used["point"]))
                 else:  # a fidelity that runs part of the grid (by_fidelity)
-                    absent = sorted(set(labels) - set(sel["point"]))
                     note = f"not run at this fidelity: {', '.join(absent)}. {note}".strip()
             rows.append(
                 {
@@ -165,7 +190,7 @@ def comparison_table(
                     "source": claim["source"],
                     "metric": claim["metric"],
                     "test": claim["test"],
-                    "at": ", ".join(f"{key}={val}" for key, val in claim["at"].items()),
+                    "at": _at_text(claim),
                     "paper": claim["paper"],
                     "relation": claim["relation"],
                     "paper_value": float(claim["value"]),
