@@ -85,7 +85,8 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
         ax.set_ylim(-0.02, 1.02)
     axes[0].set_ylabel("power (type I error at 0)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize="small")
+    ncols = min(len(labels), 2 * len(qs))
+    fig.legend(handles, labels, loc="outside lower center", ncols=ncols, fontsize="small")
     if title:
         fig.suptitle(title)
     return fig
