@@ -70,7 +70,7 @@ def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figu
             0.05, color="grey", linewidth=0.8, linestyle=":", label=r"nominal $\alpha$ = 0.05"
         )
         ax.set_xlabel(xlabel)
-        ax.set_ylim(bottom=0)
+    axes[0].set_ylim(bottom=0)  # after both panels: the shared axis spans all their data
     axes[0].set_ylabel("type I error (one-sided)")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="small")
