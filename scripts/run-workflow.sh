@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-env.sh
 source .venv/bin/activate
-exec snakemake --workflow-profile workflow/profiles/default "$@"
+exec snakemake "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create the project's virtual environment in .venv (once) and install cvcompare with
-# everything it needs (the workflow, PyStan for the Stan model, and the test tools).
+# everything it needs: the extras "all" (PyStan and cmdstanpy for the Stan model, the
+# Snakemake workflow, SLURM) and "dev" (the test tools).
 # Needs only Python >= 3.11 and a C++ compiler. Re-running it is cheap: pip skips what is
 # already installed.
 set -euo pipefail
@@ -11,4 +12,4 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/python -m pip install --quiet -e '.[all,dev]'

@@ -102,11 +102,22 @@ def test_rank_on_real_file_matches_independent_ranks_and_writes_cd_diagram(capsy
         axis=0,
     )
     n, k = len(means["nbc"]), len(learners)
-    assert [r["learner"] for r in rows[:-1]] == learners
-    np.testing.assert_allclose([r["avg_rank"] for r in rows[:-1]], avg_ranks, rtol=1e-12)
+    ranked = [r for r in rows if "learner" in r]
+    (summary,) = [r for r in rows if "friedman_chi2" in r]
+    assert [r["learner"] for r in ranked] == learners
+    np.testing.assert_allclose([r["avg_rank"] for r in ranked], avg_ranks, rtol=1e-12)
     # Demsar (2006), Friedman statistic from the average ranks
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(avg_ranks**2) - k * (k + 1) ** 2 / 4)
-    assert rows[-1]["friedman_chi2"] == pytest.approx(chi2, rel=1e-12)
+    assert summary["friedman_chi2"] == pytest.approx(chi2, rel=1e-12)
+    # the significantly different pairs are listed: |rank difference| > CD, from the ranks
+    pairs = {r["significantly_different"] for r in rows if "significantly_different" in r}
+    expected = {
+        f"{learners[i]} vs {learners[j]}"
+        for i in range(k)
+        for j in range(i + 1, k)
+        if abs(avg_ranks[i] - avg_ranks[j]) > summary["nemenyi_cd"]
+    }
+    assert pairs == (expected or {"none"})
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -127,12 +138,16 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
     table = pd.read_csv(io.StringIO(out))
     counts = table["test"].value_counts().to_dict()
-    assert counts.pop("correlated-t") == 8  # one row per data set
-    assert set(counts.values()) == {1} and len(counts) == 5
+    assert counts.pop("correlated-t") == 9  # one row per data set and a summary row
+    (summary,) = table[table["dataset"] == "(all data sets)"].to_dict("records")
+    assert summary["n_right"] + summary["n_rope"] + summary["n_left"] + summary["n_undecided"] == 8
+    assert set(counts.values()) == {1} and len(counts) == 6
     # rf is better by 0.05 on every data set: every test speaks for a = rf
     by_test = table.set_index("test")
     assert by_test.loc["poisson", "decision"] == "a"
     assert by_test.loc["bayes-signed-rank", "decision"] == "right"
+    assert by_test.loc["bayes-sign", "decision"] == "right"
+    assert by_test.loc["bayes-sign", "n_right"] == 8
     assert by_test.loc["idp-signed-rank", "decision"] == "a"
     # all 8 mean differences positive: exact two-sided p-value 2 / 2^8
     assert by_test.loc["signed-rank", "pvalue"] == pytest.approx(2 / 2**8, rel=1e-12)
@@ -172,7 +187,7 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["compare", "/nonexistent/file.csv", "--a", "rf", "--b", "svm"], "FILE"),
         (["rank", "{csv}", "--alpha", "2"], "alpha"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--seed", "-1"], "--seed"),
-        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "n_samples"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "--n-samples"),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -258,3 +273,76 @@ def test_default_rho_needs_a_multiple_of_ten_folds(capsys, tmp_path):
     assert _run(capsys, *base, "--test", "sign")[0] == 0
     code, out, _ = _run(capsys, *base, "--test", "poisson", "--rho", str(1 / 3))
     assert code == 0 and json.loads(out)[0]["decision"] == "a"
+
+
+def test_help_is_plain_text(capsys):
+    for argv in (["--help"], ["compare", "--help"], ["rank", "--help"], ["report", "--help"]):
+        code, out, _ = _run(capsys, *argv)
+        assert code == 0
+        assert "``" not in out and ":func:" not in out and ":mod:" not in out, argv
+    code, out, _ = _run(capsys, "--help")
+    assert "first learner minus second" in out and "--lower-is-better" in out
+
+
+def _write(tmp_path, rows, name="s.csv") -> Path:
+    path = tmp_path / name
+    pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"]).to_csv(path, index=False)
+    return path
+
+
+def test_rank_refuses_unpaired_folds_like_compare(tmp_path, capsys):
+    rows = [(lrn, f"d{d}", f, 0.5 + 0.01 * f) for lrn in "ab" for d in range(3) for f in range(4)]
+    rows = [r for r in rows if not (r[0] == "b" and r[1] == "d1" and r[2] == 3)]
+    rows.append(("b", "d1", 7, 0.5))
+    path = _write(tmp_path, rows)
+    for argv in (["rank", str(path)], ["compare", str(path), "--a", "a", "--b", "b"]):
+        code, out, err = _run(capsys, *argv)
+        assert code == 2 and out == ""
+        assert err.startswith("cvcompare: error: FILE:") and "same (dataset, fold)" in err
+
+
+def test_compare_on_one_data_set_runs_the_correlated_t_test(tmp_path, capsys):
+    gen = np.random.default_rng(0)
+    rows = [
+        (lrn, "only", f, 0.8 + (0.02 if lrn == "a" else 0) + gen.normal(0, 0.01))
+        for f in range(10)
+        for lrn in "ab"
+    ]
+    path = _write(tmp_path, rows)
+    code, out, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--format", "json")
+    assert code == 0 and "correlated t-test only" in err
+    row, summary = json.loads(out)
+    assert row["test"] == "correlated-t" and row["dataset"] == "only"
+    assert summary["dataset"] == "(all data sets)"
+    code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", "--test", "sign")
+    assert code == 2 and err.startswith("cvcompare: error: --test:")
+
+
+def test_lower_is_better_in_compare_mirrors_negated_scores(tmp_path, capsys):
+    gen = np.random.default_rng(2)
+    rows = [
+        (lrn, f"d{d}", f, 0.3 + (0.05 if lrn == "a" else 0) + gen.normal(0, 0.02))
+        for d in range(6)
+        for f in range(10)
+        for lrn in "ab"
+    ]
+    loss = _write(tmp_path, rows, "loss.csv")
+    neg = _write(tmp_path, [(r[0], r[1], r[2], -r[3]) for r in rows], "neg.csv")
+    common = ["--a", "a", "--b", "b", "--format", "json", "--n-samples", "2000", "--scale", "raw"]
+    _, out_l, _ = _run(capsys, "compare", str(loss), "--lower-is-better", *common)
+    _, out_n, _ = _run(capsys, "compare", str(neg), *common)
+    assert json.loads(out_l) == json.loads(out_n)
+    # a has the higher loss: every Bayesian test speaks for b (left)
+    rows_l = {r["test"]: r for r in json.loads(out_l) if r["test"] != "correlated-t"}
+    assert rows_l["bayes-signed-rank"]["decision"] == "left"
+
+
+def test_errors_name_the_users_option(tmp_path, capsys, small_csv):
+    code, _, err = _run(
+        capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm", "--rope", "1.5"
+    )
+    assert code == 2 and err.startswith("cvcompare: error: --rope:")
+    rows = [(lrn, "d", f, 3.0 + f) for lrn in "ab" for f in range(10)]
+    path = _write(tmp_path, rows)
+    code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b")
+    assert code == 2 and "column 'score'" in err and "--scale" in err

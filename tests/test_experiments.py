@@ -314,7 +314,8 @@ def test_atomic_path_leaves_nothing_when_the_block_fails(tmp_path):
 def test_a_process_killed_mid_write_leaves_no_output(tmp_path):
     # The child writes half a table through atomic_path and is then SIGKILLed, as a job
     # killed by the scheduler would be: the target must not exist (only a hidden
-    # temporary file may remain, which no rule declares as output).
+    # temporary file may remain, which no rule declares as output), and the next writer
+    # of the same path removes that leftover.
     target = tmp_path / "reps-0-4.parquet"
     code = (
         "import os, signal\n"
@@ -326,7 +327,12 @@ def test_a_process_killed_mid_write_leaves_no_output(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], check=False)
     assert proc.returncode == -signal.SIGKILL
     assert not target.exists()
-    assert all(p.name.startswith(".") for p in tmp_path.iterdir())
+    leftovers = list(tmp_path.iterdir())
+    assert len(leftovers) == 1 and leftovers[0].name.startswith(".reps-0-4.parquet.")
+    (tmp_path / ".other.parquet.x.tmp").write_bytes(b"")  # another output's: kept
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(b"done")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.parquet.x.tmp", target.name]
 
 
 def test_write_table_round_trips_and_checks_the_suffix(tmp_path):

@@ -14,6 +14,7 @@ from cvcompare.hierarchical.diagnostics import (
     ebfmi,
     ess_bulk,
     ess_tail,
+    mcse_probability,
     rhat,
 )
 
@@ -45,6 +46,39 @@ def test_tail_ess_of_independent_draws_is_the_number_of_draws():
     assert ess_tail(draws) == pytest.approx(draws.size, rel=0.10)
     # a strongly autocorrelated chain has a much smaller tail ESS
     assert ess_tail(ar1(0.95, 4, 10_000, gen)) < 0.1 * draws.size
+
+
+def two_state_chains(stay: float, chains: int, n: int, gen: np.random.Generator) -> np.ndarray:
+    """Symmetric two-state Markov chains (0/1) that keep their state with probability ``stay``."""
+    flips = gen.random((chains, n)) >= stay
+    flips[:, 0] = gen.random(chains) < 0.5  # start in the stationary distribution (1/2, 1/2)
+    return np.cumsum(flips, axis=1) % 2
+
+
+@pytest.mark.parametrize("stay", [0.5, 0.8, 0.95])
+def test_mcse_of_a_probability_matches_the_markov_chain_closed_form(stay):
+    # The indicator of a symmetric two-state chain has mean 1/2 and lag-k autocorrelation
+    # r^k with r = 2 stay - 1, so var(mean) = p (1 - p) (1 + r) / ((1 - r) N). The ESS
+    # estimate has relative sd <= 0.03 here (as above); its square root <= 0.015: 8%.
+    gen = np.random.default_rng(13)
+    draws = two_state_chains(stay, 4, 20_000, gen)
+    r = 2 * stay - 1
+    p = draws.mean()
+    expected = np.sqrt(p * (1 - p) * (1 + r) / ((1 - r) * draws.size))
+    assert mcse_probability(draws) == pytest.approx(expected, rel=0.08)
+    # and against the spread of the means of independent runs (brute force, 400 runs of
+    # 4 x 2000 draws: the sd of an sd estimate from 400 runs is about 3.5%, plus the ESS
+    # estimate's error at N = 8000, about 5%: tolerance 20%)
+    means = [two_state_chains(stay, 4, 2_000, gen).mean() for _ in range(400)]
+    one_run = two_state_chains(stay, 4, 2_000, gen)
+    assert mcse_probability(one_run) == pytest.approx(np.std(means, ddof=1), rel=0.2)
+
+
+def test_mcse_of_a_certain_event_is_zero_and_bad_indicators_are_refused():
+    assert mcse_probability(np.ones((4, 100), dtype=bool)) == 0.0
+    assert mcse_probability(np.zeros((4, 100))) == 0.0
+    with pytest.raises(ValueError, match="indicator: expected booleans or 0/1"):
+        mcse_probability(np.full((4, 100), 0.5))
 
 
 def rhat_second_implementation(draws: np.ndarray) -> float:

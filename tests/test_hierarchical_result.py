@@ -8,7 +8,13 @@ import pytest
 from reference_hierarchical import corr_matrix
 from scipy import stats
 
-from cvcompare.hierarchical import HierarchicalDiagnostics, HierarchicalResult, next_dataset_probs
+from cvcompare.hierarchical import (
+    HierarchicalDiagnostics,
+    HierarchicalResult,
+    mcse_probability,
+    next_dataset_probs,
+    next_dataset_votes,
+)
 from cvcompare.hierarchical.priors import SIGMA_UPPER_FACTOR, scale_data, stan_data
 from cvcompare.stats.odds import posterior_odds
 
@@ -97,6 +103,20 @@ def test_result_summaries_count_draws():
     assert res.posterior_odds("rope", "left") == posterior_odds(p_rope, p_left)
     with pytest.raises(ValueError, match="b: expected one of"):
         res.posterior_odds("rope", "middle")
+
+
+def test_probability_standard_errors_come_from_each_chains_votes():
+    gen = np.random.default_rng(3)
+    res = make_result(gen)
+    votes = next_dataset_votes(res.delta0, res.sigma0, res.nu, res.rope)
+    assert tuple(np.bincount(votes, minlength=3) / votes.size) == pytest.approx(res.probs())
+    by_chain = votes.reshape(res.chains, -1)
+    expected = tuple(mcse_probability(by_chain == region) for region in range(3))
+    assert res.probs_se() == pytest.approx(expected)
+    # independent draws: close to the binomial standard error sqrt(p (1 - p) / N), within
+    # the ESS estimate's relative error for 400 draws (sd about 7% for the square root, 3 sd)
+    for p, se in zip(res.probs(), res.probs_se(), strict=True):
+        assert se == pytest.approx(np.sqrt(p * (1 - p) / votes.size), rel=0.25, abs=1e-12)
 
 
 def test_scale_data_divides_by_mean_sd_and_keeps_means_of_zero_variance_sets():

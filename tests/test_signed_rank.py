@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+import reference_signed_rank as quadratic_ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -444,3 +445,92 @@ def test_property_dp_mirror(z):
 def test_bad_input_is_refused_with_the_argument_named(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+# ------------------------------------------------------------------------------------------
+# the O(q log q) evaluation against the explicit q x q matrices (tests/reference_signed_rank)
+# ------------------------------------------------------------------------------------------
+
+
+def _random_differences(gen: np.random.Generator, kind: str) -> np.ndarray:
+    """Differences with ties, zeros and values on the rope ends, or all zero."""
+    q = int(gen.integers(1, 40))
+    if kind == "zeros":
+        return np.zeros(q)
+    z = np.round(gen.normal(0.004, 0.02, q), 3 if kind == "ties" else 12)
+    z[gen.random(q) < 0.25] = 0.0
+    z[gen.random(q) < 0.15] = 0.01  # sums equal to twice a rope end
+    return z
+
+
+def _rounding_bound(q: int) -> float:
+    """Bound on the difference of two summation orders of ``sum_ij w_i w_j A_ij``.
+
+    The terms are non-negative products of weights summing to one, times entries in
+    [-1, 1]; each evaluation adds ``q + 1`` terms twice (inner and outer sums) after one
+    rounding of the products, so its error is at most ``(2 (q + 1) + 1) eps`` (Higham, 2002,
+    Sec. 4.2); two evaluations differ by at most twice that.
+    """
+    return 2 * (2 * (q + 1) + 1) * np.finfo(float).eps
+
+
+@pytest.mark.parametrize("kind", ["ties", "continuous", "zeros"])
+def test_draws_equal_the_explicit_matrix_products(kind):
+    """Same seed, same draws as the O(q^2) evaluation, to floating-point rounding.
+
+    The Heaviside entries are reproduced exactly (same floating-point sums); only the order
+    of the additions differs, so every draw agrees within the bound above and every
+    probability, being a share of draws on one side of a threshold, agrees exactly (a draw
+    within 1e-13 of a threshold would be needed to change one).
+    """
+    gen = np.random.default_rng(20261125)
+    for trial in range(12):
+        z = _random_differences(gen, kind)
+        tol = _rounding_bound(z.size)
+        n = 1_500
+        dp = dp_signed_rank(z, n_samples=n, rng=trial)
+        theta, _ = quadratic_ref.dp_theta_draws(z, n, trial)
+        np.testing.assert_allclose(dp.draws, theta, rtol=0, atol=tol)
+        assert dp.prob_greater == np.mean(theta > 0.5)
+        idp = idp_signed_rank(z, s=0.7, n_samples=n, rng=trial)
+        lower, upper = quadratic_ref.idp_draws(z, 0.7, n, trial)
+        np.testing.assert_allclose(idp.lower_draws, lower, rtol=0, atol=tol)
+        np.testing.assert_allclose(idp.upper_draws, upper, rtol=0, atol=tol)
+        assert (idp.lower_prob, idp.upper_prob) == (np.mean(lower > 0.5), np.mean(upper > 0.5))
+        np.testing.assert_allclose(
+            (idp.lower_mean, idp.upper_mean), quadratic_ref.idp_means(z, 0.7), rtol=0, atol=tol
+        )
+        for rope in [(-0.01, 0.01), (0.0, 0.0), (0.0, 0.01), (-0.005, 0.0)]:
+            post = bayesian_signed_rank(z, rope=rope, prior_strength=0.6, n_samples=n, rng=trial)
+            draws = quadratic_ref.rope_draws(z, rope, 0.6, n, trial)
+            np.testing.assert_allclose(post.draws, draws, rtol=0, atol=tol)
+            is_max = draws >= draws.max(axis=1, keepdims=True) - sr._TIE_TOLERANCE
+            expected = (is_max / is_max.sum(axis=1, keepdims=True)).mean(axis=0)
+            assert post.probs() == tuple(expected)
+            np.testing.assert_allclose(
+                post.mean_theta, quadratic_ref.rope_means(z, rope, 0.6), rtol=0, atol=tol
+            )
+        if kind == "zeros":  # exact: theta = 1/2, no rounding noise at the threshold
+            assert np.all(dp.draws == 0.5) and dp.prob_greater == 0.0
+
+
+def test_pair_sums_reproduce_the_heaviside_entries_exactly():
+    """Rows of the pair matrices, including sums that round onto a rope end.
+
+    ``0.1 + 0.2`` rounds above 0.3 and ``(0.1 + 0.2) - 0.3`` is positive: the step found by
+    bisection follows the floating-point expression, not the real numbers.
+    """
+    from cvcompare.stats._pair_sums import PairSums
+
+    z = np.array([0.1, 0.2, -0.3, 0.0, 0.15, 0.15, 0.3, np.nextafter(0.15, 1)])
+    w = np.random.default_rng(3).random((4, z.size))
+    for shift in (0.0, 0.3, 0.6, -0.6, 2 * 0.15):
+        pairs = PairSums(z, (shift,))
+        _, prefix = pairs.sort(w)
+        below = pairs.below(prefix, shift).T  # (weight vectors, observations)
+        matrix = 1.0 - quadratic_ref.heaviside_pairs(z, shift)
+        expected = (w @ matrix)[:, pairs.order]  # A is symmetric: rows = columns
+        np.testing.assert_allclose(below, expected, rtol=0, atol=4 * z.size * 2.3e-16)
+        np.testing.assert_array_equal(
+            pairs.diagonal_below(shift)[:, 0], np.diag(matrix)[pairs.order]
+        )

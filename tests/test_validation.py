@@ -1,5 +1,7 @@
 """Shared input checks name the argument and say what was expected."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -50,3 +52,148 @@ def test_check_probability_and_int():
         check_int(1, "k", minimum=2)
     with pytest.raises(TypeError, match="k"):
         check_int(2.0, "k")
+
+
+# ------------------------------------------------------------------------------------------
+# booleans and numeric text are refused by every public function, naming the argument
+# ------------------------------------------------------------------------------------------
+
+_X1 = [0.01, 0.02, 0.0, -0.01, 0.03]
+_X2 = [[0.01, 0.02, 0.0], [0.0, -0.01, 0.02], [0.03, 0.01, 0.02]]
+_SCORES = [[0.8, 0.7, 0.6], [0.9, 0.85, 0.8], [0.7, 0.75, 0.6]]
+
+
+def _public_calls():
+    """(function name, argument name, valid value, call taking that argument)."""
+    from cvcompare import io, stats
+    from cvcompare.hierarchical import fit_hierarchical
+    from cvcompare.plots.cd_diagram import plot_cd_diagram
+    from cvcompare.stats.signed_rank import loss_threshold
+
+    return [
+        ("correlated_ttest", "x", _X1, lambda v: stats.correlated_ttest(v, rho=0.1)),
+        ("correlated_ttest", "rho", 0.1, lambda v: stats.correlated_ttest(_X1, rho=v)),
+        (
+            "bayesian_correlated_ttest",
+            "x",
+            _X1,
+            lambda v: stats.bayesian_correlated_ttest(v, rho=0.1),
+        ),
+        (
+            "bayesian_correlated_ttest",
+            "rope",
+            (-0.01, 0.01),
+            lambda v: stats.bayesian_correlated_ttest(_X1, rho=0.1, rope=v),
+        ),
+        ("poisson_binomial_test", "x", _X2, lambda v: stats.poisson_binomial_test(v, rho=0.1)),
+        ("poisson_binomial_test", "rho", 0.1, lambda v: stats.poisson_binomial_test(_X2, rho=v)),
+        ("poisson_binomial_pmf", "p", [0.2, 0.5], stats.poisson_binomial_pmf),
+        ("wilcoxon_test", "x", _X1, stats.wilcoxon_test),
+        ("sign_test", "x", _X1, stats.sign_test),
+        ("dp_signed_rank", "x", _X1, lambda v: stats.dp_signed_rank(v, n_samples=10, rng=1)),
+        ("idp_signed_rank", "x", _X1, lambda v: stats.idp_signed_rank(v, n_samples=10, rng=1)),
+        ("idp_signed_rank", "s", 0.5, lambda v: stats.idp_signed_rank(_X1, s=v, rng=1)),
+        (
+            "bayesian_signed_rank",
+            "x",
+            _X1,
+            lambda v: stats.bayesian_signed_rank(v, n_samples=10, rng=1),
+        ),
+        (
+            "bayesian_signed_rank",
+            "prior_strength",
+            0.5,
+            lambda v: stats.bayesian_signed_rank(_X1, prior_strength=v, rng=1),
+        ),
+        ("bayesian_sign_test", "x", _X1, lambda v: stats.bayesian_sign_test(v, rng=1)),
+        ("holm_adjust", "pvalues", [0.01, 0.04], stats.holm_adjust),
+        ("dirichlet_max_probs", "alpha", [1.0, 2.0, 0.5], stats.dirichlet_max_probs),
+        ("friedman_test", "scores", _SCORES, stats.friedman_test),
+        ("friedman_test", "alpha", 0.05, lambda v: stats.friedman_test(_SCORES, alpha=v)),
+        ("nemenyi_test", "scores", _SCORES, stats.nemenyi_test),
+        ("nemenyi_q_alpha", "k", 3, stats.nemenyi_q_alpha),
+        (
+            "critical_difference_cliques",
+            "avg_ranks",
+            [1.0, 2.5, 2.5],
+            lambda v: stats.critical_difference_cliques(v, 1.0),
+        ),
+        (
+            "critical_difference_cliques",
+            "cd",
+            1.0,
+            lambda v: stats.critical_difference_cliques([1.0, 2.0], v),
+        ),
+        ("posterior_odds", "p_a", 0.6, lambda v: stats.posterior_odds(v, 0.3)),
+        ("evidence_grade", "odds", 2.0, stats.evidence_grade),
+        ("loss_threshold", "l0", 1.0, loss_threshold),
+        ("mean_differences", "x", _X2, io.mean_differences),
+        ("fit_hierarchical", "x", _X2, lambda v: fit_hierarchical(v, rho=0.1, seed=1)),
+        ("fit_hierarchical", "rho", 0.1, lambda v: fit_hierarchical(_X2, rho=v, seed=1)),
+        ("plot_cd_diagram", "avg_ranks", [1.0, 2.0], lambda v: plot_cd_diagram(v, ["a", "b"], 1.0)),
+    ]
+
+
+def _bad_versions(valid):
+    """The valid value as booleans, as numeric text, and with one boolean slipped in."""
+    arr = np.asarray(valid, dtype=float)
+    if arr.ndim == 0:
+        return [True, np.bool_(False), str(valid), np.str_(str(valid))]
+    mixed = arr.tolist()
+    if arr.ndim == 1:
+        mixed[-1] = True
+    else:
+        mixed[-1][-1] = False
+    return [arr != 0, (arr != 0).tolist(), arr.astype(str), arr.astype(str).tolist(), mixed]
+
+
+@pytest.mark.parametrize(
+    "function, argument, valid, call",
+    _public_calls(),
+    ids=[f"{f}-{a}" for f, a, _, _ in _public_calls()],
+)
+def test_booleans_and_numeric_text_are_refused_naming_the_argument(function, argument, valid, call):
+    for bad in _bad_versions(valid):
+        with pytest.raises((TypeError, ValueError), match=rf"^{argument}: ") as info:
+            call(bad)
+        # the message says what was found or expected (not only the argument's name)
+        assert re.search(r"boolean|string|\((?:str|bool)_?\)|interval|integer", str(info.value)), (
+            function,
+            bad,
+            str(info.value),
+        )
+
+
+def test_tables_must_be_data_frames():
+    from cvcompare.io import fold_differences, mean_score_matrix
+
+    for call in (lambda t: fold_differences(t, "a", "b"), mean_score_matrix):
+        with pytest.raises(TypeError, match="^table: expected a pandas DataFrame"):
+            call(np.zeros((3, 4)))
+
+
+def test_numbers_of_every_numeric_type_are_still_accepted():
+    assert check_array(np.arange(3), "x").tolist() == [0.0, 1.0, 2.0]
+    assert check_array([np.float32(0.5), 1, np.int64(2)], "x").tolist() == [0.5, 1.0, 2.0]
+    assert check_probability(np.float64(0.05), "alpha") == 0.05
+    assert check_rope((np.float32(-0.5), 0)) == (-0.5, 0.0)
+
+
+@pytest.mark.parametrize(
+    "bad", [[True, False, True], np.array([True, False]), ["0.1", "0.2"], [0.1, "0.2"], "0.5"]
+)
+def test_booleans_and_numeric_strings_are_refused(bad):
+    with pytest.raises(TypeError, match="x: expected an array of real numbers|x: expected a real"):
+        check_array(bad, "x")
+
+
+def test_scalar_options_refuse_booleans_and_strings():
+    from cvcompare._validation import check_positive, check_probability, check_rope
+
+    for bad in ("0.05", True):
+        with pytest.raises(TypeError, match="alpha: expected a number in"):
+            check_probability(bad, "alpha")
+        with pytest.raises(TypeError, match="s: expected a positive number"):
+            check_positive(bad, "s")
+    with pytest.raises(ValueError, match="rope: expected an interval"):
+        check_rope(("-0.01", "0.01"))

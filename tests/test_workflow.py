@@ -3,8 +3,10 @@
 import copy
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -36,7 +38,7 @@ def snakemake(workdir, *args, check=True):
     cmd = [
         str(BIN / "snakemake"),
         "--snakefile",
-        str(ROOT / "Snakefile"),
+        str(ROOT / "workflow" / "Snakefile"),
         "--directory",
         str(workdir),
         *args,
@@ -64,8 +66,9 @@ def smoke(tmp_path_factory):
 
 
 def test_smoke_run_produces_well_formed_outputs(smoke):
-    # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2
-    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2)):
+    # smoke runs part of each grid (by_fidelity): 3 x 2 x 2 points of P-F2a, 2 of H-F2,
+    # 3 x 2 of W-F2
+    for eid, n_points, n_tests in (("P-F2a", 12, 2), ("H-F2", 2, 2), ("W-F2", 6, 3)):
         spec = yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text())
         reps = spec["replications"]["smoke"]
         rows = pd.read_parquet(smoke / "results" / "smoke" / eid / "replications.parquet")
@@ -74,7 +77,10 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
         agg = pd.read_csv(smoke / "results" / "smoke" / eid / "aggregate.csv")
         assert list(agg.columns[:2]) == ["experiment", "point"]
         assert {"test", "metric", "value", "se", "n"} <= set(agg.columns)
-        assert agg["n"].eq(reps).all()
+        # a metric restricted to some runs (`given`) counts only those
+        given = [m["id"] for m in spec["metrics"] if "given" in m]
+        assert agg[~agg.metric.isin(given)]["n"].eq(reps).all()
+        assert agg[agg.metric.isin(given)]["n"].le(reps).all()
         n_rows = sum(
             n_points * len(m.get("tests", [t["id"] for t in spec["tests"]]))
             for m in spec["metrics"]
@@ -117,6 +123,42 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
     assert "| Experiment | Claim |" in (smoke / "figures" / "comparison.md").read_text()
     log = smoke / "logs" / "smoke" / "H-F2" / "q~10" / "reps-0-3.log"
     assert "replication 2 done" in log.read_text()
+
+
+def test_the_campaign_is_the_same_bytes_on_one_cpu_and_other_chunks(smoke, tmp_path):
+    # The whole smoke campaign again, on one visible CPU (taskset), one core, and other
+    # chunk sizes: every table and figure (CSV, Markdown, PNG, PDF) and every aggregate
+    # must be byte-identical to the first run.
+    if shutil.which("taskset") is None:
+        pytest.skip("taskset (util-linux) is absent")
+    work = workdir_with_config(tmp_path)
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    config["chunk_size"] = {"default": 3}
+    path.write_text(yaml.safe_dump(config))
+    extra = [f"accuracies={REAL}"] if REAL.is_file() else []
+    cmd = [
+        "taskset",
+        "-c",
+        "0",
+        str(BIN / "snakemake"),
+        "--snakefile",
+        str(ROOT / "workflow" / "Snakefile"),
+        "--directory",
+        str(work),
+        "--cores",
+        "1",
+        "--config",
+        "fidelity=smoke",
+        *extra,
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
+    first = sorted(p.relative_to(smoke) for p in (smoke / "figures").iterdir())
+    assert first == sorted(p.relative_to(work) for p in (work / "figures").iterdir())
+    first += sorted(p.relative_to(smoke) for p in smoke.glob("results/smoke/*/aggregate.csv"))
+    for rel in first:
+        assert (work / rel).read_bytes() == (smoke / rel).read_bytes(), rel
 
 
 def _small(work, cores, chunk, workers=1, *extra):
@@ -172,6 +214,51 @@ def test_rerun_after_an_interruption_computes_only_what_is_missing(small_run):
     assert "Nothing to be done" in dry.stdout + dry.stderr
 
 
+def test_a_run_killed_outright_resumes_after_unlock_with_the_same_results(small_run, tmp_path):
+    # kill -9 of the whole Snakemake process group while jobs run, as an out-of-memory
+    # kill or a lost login would: the rerun is refused because the directory is still
+    # locked, `snakemake --unlock` (what the READMEs tell users to type) releases it, and
+    # the rerun completes with the same tables and no leftover temporary files.
+    _, _, before = small_run
+    work = workdir_with_config(tmp_path)
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    config.update(fidelity="smoke", experiments=["T-small"], chunk_size={"default": 1})
+    path.write_text(yaml.safe_dump(config))
+    cmd = [
+        str(BIN / "snakemake"),
+        "--snakefile",
+        str(ROOT / "workflow" / "Snakefile"),
+        "--directory",
+        str(work),
+        "--cores",
+        "1",
+        "--",
+        "results/smoke/T-small/aggregate.csv",
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    base = work / "results" / "smoke" / "T-small"
+    deadline = time.monotonic() + 300
+    while not list(base.glob("*/reps-*.parquet")):
+        assert proc.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline, "no chunk was written within 300 s"
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (base / "aggregate.csv").exists()
+    refused = snakemake(
+        work, "--cores", "1", "--", "results/smoke/T-small/aggregate.csv", check=False
+    )
+    assert refused.returncode != 0
+    assert "--unlock" in refused.stdout + refused.stderr
+    snakemake(work, "--unlock")
+    snakemake(work, "--cores", "1", "--", "results/smoke/T-small/aggregate.csv")
+    assert (base / "aggregate.csv").read_text() == before
+    assert not list(base.rglob("*.tmp"))
+
+
 def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):
     work = workdir_with_config(tmp_path)
     proc = snakemake(work, "-n", "--config", "fidelity=fast", check=False)
@@ -195,12 +282,70 @@ def _check_in_root(tool, *args):
 
 def test_lint_and_snakefmt_are_clean():
     assert "Congratulations" in _check_in_root("snakemake", "--lint")
-    _check_in_root("snakefmt", "--check", "Snakefile", "workflow")
+    _check_in_root("snakefmt", "--check", "workflow")
 
 
-def test_the_default_profile_runs_on_all_cores():
+def test_plain_snakemake_reads_the_default_profile(tmp_path):
+    # `snakemake` with no option at all, in the project root, must find the workflow and
+    # its default profile (which sets the cores): Snakemake looks for a workflow profile in
+    # profiles/default beside the Snakefile.
     profile = yaml.safe_load(
         (ROOT / "workflow" / "profiles" / "default" / "config.yaml").read_text()
     )
     assert profile["cores"] == "all"
+    out = _check_in_root("snakemake", "-n")
+    assert "Using workflow specific profile workflow/profiles/default" in out
     assert os.access(ROOT / "scripts" / "run-workflow.sh", os.R_OK)
+
+
+def _slurm_unavailable():
+    """Why the SLURM test cannot run here, or None."""
+    if shutil.which("sbatch") is None:
+        return "sbatch is absent (bash scripts/slurm-local.sh start installs a local SLURM)"
+    try:
+        import snakemake_executor_plugin_slurm  # noqa: F401
+    except ImportError:
+        return "snakemake-executor-plugin-slurm is not installed (pip install 'cvcompare[slurm]')"
+    probe = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "slurm-local.sh"), "status"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return f"SLURM does not accept jobs (bash scripts/slurm-local.sh start): {probe.stderr}"
+    return None
+
+
+@pytest.mark.slurm
+def test_the_slurm_profile_gives_the_local_results_byte_for_byte(smoke, tmp_path):
+    # The shipped profile with only its account and partition filled in, on a real SLURM:
+    # every table and figure of the smoke campaign is the same bytes as the local run.
+    reason = _slurm_unavailable()
+    if reason:
+        pytest.skip(reason)
+    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
+    del profile["default-resources"]["slurm_account"]
+    profile["slurm-no-account"] = True
+    profile["default-resources"]["slurm_partition"] = "debug"
+    profile["slurm-init-seconds-before-status-checks"] = 1
+    (tmp_path / "profile").mkdir()
+    (tmp_path / "profile" / "config.yaml").write_text(yaml.safe_dump(profile))
+    work = workdir_with_config(tmp_path / "work")
+    extra = [f"accuracies={REAL}"] if REAL.is_file() else []
+    run = snakemake(
+        work,
+        "--workflow-profile",
+        str(tmp_path / "profile"),
+        "--config",
+        "fidelity=smoke",
+        *extra,
+    )
+    produced = sorted(p.relative_to(smoke) for p in (smoke / "figures").iterdir())
+    assert produced == sorted(p.relative_to(work) for p in (work / "figures").iterdir())
+    for rel in produced:
+        assert (work / rel).read_bytes() == (smoke / rel).read_bytes(), rel
+    log = run.stdout + run.stderr
+    assert "has been submitted with SLURM jobid" in log, "no job went through SLURM"
+    assert "localrule comparison" in log  # small rules stay on the submitting node

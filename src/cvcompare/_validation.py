@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = [
     "check_array",
+    "check_real",
     "check_choice",
     "check_fraction_rope",
     "check_int",
@@ -20,6 +21,7 @@ __all__ = [
     "check_probability",
     "check_rope",
     "check_scale",
+    "check_scaled_rope",
 ]
 
 
@@ -53,6 +55,7 @@ def check_array(
     ValueError
         If the shape is wrong, the last axis is too short, or any value is NaN or infinite.
     """
+    _refuse_non_numbers(x, name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -78,6 +81,46 @@ def check_array(
     return arr
 
 
+def _refuse_non_numbers(x: object, name: str) -> None:
+    """Refuse booleans and strings, which NumPy would silently turn into numbers."""
+    if isinstance(x, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: expected a real number, got {x!r} ({type(x).__name__})")
+    if isinstance(x, np.ndarray):
+        kinds = {x.dtype.kind} if x.dtype.kind != "O" else None
+    else:
+        kinds = None
+    if kinds is None:
+        try:
+            raw = np.asarray(x, dtype=object).ravel()
+        except (TypeError, ValueError):
+            return
+        if raw.size > 100_000:  # large inputs: inspect the dtype NumPy infers instead
+            kinds = {np.asarray(x).dtype.kind}
+        else:
+            for value in raw:
+                if isinstance(value, (bool, np.bool_, str, bytes)):
+                    raise TypeError(
+                        f"{name}: expected an array of real numbers, found {value!r} "
+                        f"({type(value).__name__}); booleans and strings are refused"
+                    )
+            return
+    if kinds & {"b", "U", "S"}:
+        raise TypeError(
+            f"{name}: expected an array of real numbers, got an array of "
+            f"{'booleans' if 'b' in kinds else 'strings'}"
+        )
+
+
+def check_real(value: object, name: str, expected: str = "a real number") -> float:
+    """``float(value)`` for a real number; booleans and strings (even ``"0.5"``) are refused."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected {expected}, got {value!r}") from None
+
+
 def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.ndarray:
     """Check that accuracies or their differences are on the stated scale.
 
@@ -87,15 +130,18 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
         Accuracies (in [0, 1]) or differences of accuracies (in [-1, 1]).
     name : str
         The argument name used in error messages.
-    scale : {"fraction", "percent"}
+    scale : {"fraction", "percent", "raw"}
         ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
-        are divided by 100.
+        are divided by 100; ``"raw"``: any score that is not an accuracy (AUC, F1, RMSE,
+        log-loss, ...), returned unchanged in its own unit.
 
     Returns
     -------
     numpy.ndarray
-        The values as fractions.
+        The values as fractions (``"raw"``: as given).
     """
+    if scale == "raw":
+        return arr
     if scale == "fraction":
         if np.any(np.abs(arr) > 1):
             raise ValueError(
@@ -111,7 +157,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
                 f"{np.max(np.abs(arr)):g}"
             )
         return arr / 100.0
-    raise ValueError(f"scale: expected 'fraction' or 'percent', got {scale!r}")
+    raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
 def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
@@ -121,7 +167,7 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     ``(0, 0)`` is allowed and means no rope.
     """
     try:
-        low, high = (float(v) for v in rope)  # type: ignore[union-attr]
+        low, high = (check_real(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
     except (TypeError, ValueError):
         raise ValueError(
             f"{name}: expected an interval (low, high) of two numbers, got {rope!r}"
@@ -139,10 +185,7 @@ def check_probability(
     p: object, name: str, *, open_low: bool = True, open_high: bool = True
 ) -> float:
     """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
-    try:
-        val = float(p)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a number in (0, 1), got {p!r}") from None
+    val = check_real(p, name, "a number in (0, 1)")
     low_ok = val > 0 if open_low else val >= 0
     high_ok = val < 1 if open_high else val <= 1
     if not (low_ok and high_ok and np.isfinite(val)):
@@ -176,12 +219,7 @@ def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
 
 def check_positive(value: object, name: str) -> float:
     """Check a strictly positive, finite real number (not a bool) and return it as a float."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}")
-    try:
-        val = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a positive number, got {value!r}") from None
+    val = check_real(value, name, "a positive number")
     if not (np.isfinite(val) and val > 0):
         raise ValueError(f"{name}: expected a positive finite number, got {val}")
     return val
@@ -201,3 +239,12 @@ def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]
             "(-0.01, 0.01) is one accuracy point"
         )
     return low, high
+
+
+def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[float, float]:
+    """Check a rope given for differences on ``scale``.
+
+    In the unit of the scores when ``scale="raw"`` (:func:`check_rope`); otherwise on the
+    fraction scale of accuracies (:func:`check_fraction_rope`), also for percentages.
+    """
+    return check_rope(rope, name) if scale == "raw" else check_fraction_rope(rope, name)

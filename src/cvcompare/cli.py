@@ -1,26 +1,26 @@
-"""Command-line interface: ``cvcompare compare`` and ``cvcompare rank``.
+"""Command-line interface: cvcompare compare, cvcompare rank and cvcompare report.
 
-``cvcompare compare FILE --a A --b B`` compares two learners cross-validated on several data
-sets; ``--all-pairs`` compares every pair. ``cvcompare rank FILE`` runs the Friedman and
-Nemenyi tests on all learners and can draw the critical-difference diagram.
+cvcompare compare FILE --a A --b B compares two learners cross-validated on several data
+sets; --all-pairs compares every pair. cvcompare rank FILE runs the Friedman and Nemenyi
+tests on all learners, lists the significantly different pairs and can draw the
+critical-difference diagram. cvcompare report FILE -o DIR writes every test, with plots and
+decisions in words, as one HTML page and a Markdown twin.
 
-FILE is either a tidy CSV (columns ``learner, dataset, fold, score``; see
-:func:`cvcompare.io.read_csv_scores`) or, for any other extension, the block format of
-baycomp's ``accuracies.txt`` (percentages; see :func:`cvcompare.io.read_accuracies`).
+FILE is either a tidy CSV (columns learner, dataset, fold, score) or, for any other
+extension, the block format of baycomp's accuracies.txt (percentages).
 
-Differences are always ``A - B``: ``p_right``, ``prob_a_better`` and ``alternative="greater"``
-speak for A. The tests on data-set means (signed-rank, sign, Bayesian signed-rank, IDP) take
-them from :func:`cvcompare.io.mean_differences`, so a mean that is zero in decimal is zero.
-``--rho`` defaults to 0.1 (10-fold cross-validation) and must be given when the number of
-fold results per data set is not a multiple of 10. Bad input ends the program with a
-one-line message naming the argument and exit status 2.
+Differences are always first learner minus second (A - B), oriented so that a positive
+difference favours the first learner (with --lower-is-better the scores are losses and the
+difference is B - A in the raw scores). "right" means that the first learner is better,
+"rope" that the two are practically equivalent, "left" that the second is better. --rho
+defaults to 0.1 (10-fold cross-validation) and must be given when the number of fold results
+per data set is not a multiple of 10. Bad input ends the program with a one-line message
+naming the option or column and exit status 2.
 
-References
-----------
-Corani & Benavoli (2015), Secs. 2-3 (correlated t-test, Poisson test); Benavoli et al. (2014)
-(Bayesian signed-rank tests); Benavoli et al. (2017), Sec. 5 (signed-rank test with rope);
-Corani et al. (2017), Sec. 3 (hierarchical model); Demsar (2006), Sec. 3.2.2 (Friedman and
-Nemenyi tests).
+References: Corani & Benavoli (2015), Secs. 2-3 (correlated t-test, Poisson test); Benavoli
+et al. (2014) (Bayesian signed-rank tests); Benavoli et al. (2017), Sec. 5 (signed-rank and
+sign tests with rope); Corani et al. (2017), Sec. 3 (hierarchical model); Demsar (2006),
+Sec. 3.2.2 (Friedman and Nemenyi tests).
 """
 
 from __future__ import annotations
@@ -38,33 +38,32 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from cvcompare.hierarchical import fit_hierarchical
 from cvcompare.io import (
     fold_differences,
-    mean_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
 )
-from cvcompare.seeding import replication_seed_sequence
+from cvcompare.report import build_report, compare_learners
+from cvcompare.report.analysis import Settings, run_test
 from cvcompare.stats import (
-    bayesian_correlated_ttest,
-    bayesian_signed_rank,
-    correlated_ttest,
-    dp_signed_rank,
     friedman_test,
-    idp_signed_rank,
     nemenyi_test,
-    poisson_binomial_test,
-    sign_test,
-    wilcoxon_test,
 )
 
 __all__ = ["main"]
 
 Row = dict[str, object]
 
-TESTS = ("correlated-t", "poisson", "signed-rank", "sign", "bayes-signed-rank", "idp-signed-rank")
+TESTS = (
+    "correlated-t",
+    "poisson",
+    "signed-rank",
+    "sign",
+    "bayes-signed-rank",
+    "bayes-sign",
+    "idp-signed-rank",
+)
 #: Tests run only when asked for by name (not by ``--test all``): they take minutes.
 SLOW_TESTS = ("hierarchical",)
 
@@ -93,6 +92,8 @@ def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -
             return read_csv_scores(path, scale=scale)
         except ValueError as exc:
             raise _ArgumentError(f"FILE: {exc} (option --scale)") from None
+    if scale == "raw":
+        raise _ArgumentError("--scale raw: the block format holds accuracies in percent")
     with warnings.catch_warnings():
         # the choice is the user's --duplicates option, stated in --help
         warnings.simplefilter("ignore", UserWarning)
@@ -104,33 +105,71 @@ def _learners(table: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(table[column]))
 
 
+def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
+    """Fold differences of a pair; unpaired folds are reported against FILE."""
+    try:
+        return fold_differences(table, a, b, higher_is_better=args.higher_is_better)
+    except ValueError as exc:
+        raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
+
+
+def _scale(args: argparse.Namespace) -> str:
+    """Scale of the loaded scores as the tests take it (both readers return fractions)."""
+    return "raw" if args.scale == "raw" else "fraction"
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The library's settings of a comparison from the command line's options."""
+    return Settings(
+        rho=args.rho,
+        rope=args.rope,
+        alpha=args.alpha,
+        threshold=0.95,
+        seed=args.seed,
+        n_samples=args.n_samples,
+        scale=_scale(args),
+        higher_is_better=args.higher_is_better,
+    )
+
+
 # ----------------------------------------------------------------------------------------
 # compare
 # ----------------------------------------------------------------------------------------
 
 
-def _rows_correlated_t(x, datasets, args, rng) -> list[Row]:
-    rows = []
-    for name, xi in zip(datasets, x, strict=True):
-        freq = correlated_ttest(xi, rho=args.rho)
-        post = bayesian_correlated_ttest(xi, rho=args.rho, rope=args.rope)
-        rows.append(
-            {
-                "dataset": name,
-                "mean": freq.mean,
-                "statistic": freq.statistic,
-                "pvalue": freq.pvalue,
-                "p_left": post.p_left,
-                "p_rope": post.p_rope,
-                "p_right": post.p_right,
-                "decision": post.decision(),
-            }
-        )
-    return rows
+def _rows_correlated_t(res, datasets, args) -> list[Row]:
+    """One row per data set, then a summary row over the data sets."""
+    decisions = [post.decision() for _, post in res]
+    significant = [freq.pvalue < args.alpha for freq, _ in res]
+    summary = {
+        "dataset": "(all data sets)",
+        "n_right": decisions.count("right"),
+        "n_rope": decisions.count("rope"),
+        "n_left": decisions.count("left"),
+        "n_undecided": decisions.count("none"),
+        "n_significant_a": sum(
+            s and f.mean > 0 for s, (f, _) in zip(significant, res, strict=True)
+        ),
+        "n_significant_b": sum(
+            s and f.mean < 0 for s, (f, _) in zip(significant, res, strict=True)
+        ),
+    }
+    return [
+        {
+            "dataset": name,
+            "mean": freq.mean,
+            "statistic": freq.statistic,
+            "pvalue": freq.pvalue,
+            "p_left": post.p_left,
+            "p_rope": post.p_rope,
+            "p_right": post.p_right,
+            "decision": post.decision(),
+        }
+        for name, (freq, post) in zip(datasets, res, strict=True)
+    ] + [summary]
 
 
-def _rows_poisson(x, datasets, args, rng) -> list[Row]:
-    res = poisson_binomial_test(x, rho=args.rho, alpha=args.alpha)
+def _rows_poisson(res, datasets, args) -> list[Row]:
     return [
         {
             "prob_a_better": res.prob_majority,
@@ -140,36 +179,30 @@ def _rows_poisson(x, datasets, args, rng) -> list[Row]:
     ]
 
 
-def _two_sided_rows(test: Callable) -> Callable[..., list[Row]]:
+def _rows_two_sided(res, datasets, args) -> list[Row]:
     """Rows of a two-sided frequentist test on the per-data-set mean differences."""
-
-    def rows(x, datasets, args, rng) -> list[Row]:
-        res = test(mean_differences(x))
-        verdict = "different" if res.pvalue < args.alpha else "none"
-        return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
-
-    return rows
+    verdict = "different" if res.pvalue < args.alpha else "none"
+    return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
 
 
-def _rows_bayes_signed_rank(x, datasets, args, rng) -> list[Row]:
-    post = bayesian_signed_rank(
-        mean_differences(x), rope=args.rope, n_samples=args.n_samples, rng=rng
+def _rows_bayes(res, datasets, args) -> list[Row]:
+    counts = getattr(res, "counts", None)
+    extra = (
+        {} if counts is None else dict(zip(("n_left", "n_rope", "n_right"), counts, strict=True))
     )
     return [
-        {
-            "p_left": post.p_left,
-            "p_rope": post.p_rope,
-            "p_right": post.p_right,
-            "decision": post.decision(),
+        extra
+        | {
+            "p_left": res.p_left,
+            "p_rope": res.p_rope,
+            "p_right": res.p_right,
+            "decision": res.decision(),
         }
     ]
 
 
-def _rows_idp_signed_rank(x, datasets, args, rng) -> list[Row]:
-    means = mean_differences(x)
-    # the same seed sequence for both: common random numbers, lower <= dp <= upper
-    dp = dp_signed_rank(means, n_samples=args.n_samples, rng=rng)
-    idp = idp_signed_rank(means, n_samples=args.n_samples, rng=rng)
+def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
+    dp, idp = res
     return [
         {
             "prob_a_better": dp.prob_greater,
@@ -181,26 +214,18 @@ def _rows_idp_signed_rank(x, datasets, args, rng) -> list[Row]:
     ]
 
 
-def _rows_hierarchical(x, datasets, args, rng) -> list[Row]:
-    res = fit_hierarchical(x, rho=args.rho, rope=args.rope, seed=rng)
-    return [
-        {
-            "p_left": res.p_left,
-            "p_rope": res.p_rope,
-            "p_right": res.p_right,
-            "decision": res.decision(),
-            "runner": res.runner,
-            "n_noisy_datasets": len(res.noisy),
-        }
-    ]
+def _rows_hierarchical(res, datasets, args) -> list[Row]:
+    (row,) = _rows_bayes(res, datasets, args)
+    return [row | {"runner": res.runner, "n_noisy_datasets": len(res.noisy)}]
 
 
-_RUNNERS: dict[str, Callable[..., list[Row]]] = {
+_ROWS: dict[str, Callable[..., list[Row]]] = {
     "correlated-t": _rows_correlated_t,
     "poisson": _rows_poisson,
-    "signed-rank": _two_sided_rows(wilcoxon_test),
-    "sign": _two_sided_rows(sign_test),
-    "bayes-signed-rank": _rows_bayes_signed_rank,
+    "signed-rank": _rows_two_sided,
+    "sign": _rows_two_sided,
+    "bayes-signed-rank": _rows_bayes,
+    "bayes-sign": _rows_bayes,
     "idp-signed-rank": _rows_idp_signed_rank,
     "hierarchical": _rows_hierarchical,
 }
@@ -228,6 +253,26 @@ def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[s
     args.rho = _DEFAULT_RHO
 
 
+def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
+    """The tests that can run on ``q`` data sets: on one, only the correlated t-test."""
+    if q >= 2:
+        return list(tests)
+    if "correlated-t" not in tests:
+        raise _ArgumentError(
+            f"--test: {tests[0]} compares learners across data sets and FILE has one data "
+            "set; use --test correlated-t"
+        )
+    skipped = [t for t in tests if t != "correlated-t"]
+    if skipped:
+        print(
+            "cvcompare: FILE has one data set: running the correlated t-test only (the other "
+            "tests compare learners across data sets)",
+            file=sys.stderr,
+        )
+        bar.update(len(skipped))
+    return ["correlated-t"]
+
+
 def _compare(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates)
     learners = _learners(table)
@@ -252,12 +297,12 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         total=len(pairs) * len(tests), desc="comparisons", disable=not show, file=sys.stderr
     ) as bar:
         for a, b in pairs:
-            x, datasets = fold_differences(table, a, b)
+            x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
-            for test in tests:
+            for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
-                seed = replication_seed_sequence(args.seed, "cvcompare-compare", a, b, test)
-                for row in _RUNNERS[test](x, datasets, args, seed):
+                res = run_test(test, x, _settings(args), a, b)
+                for row in _ROWS[test](res, datasets, args):
                     rows.append({"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | row)
                 bar.update()
     return rows
@@ -270,9 +315,15 @@ def _compare(args: argparse.Namespace) -> list[Row]:
 
 def _rank(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates, as_fraction=False)
+    learners = _learners(table)
+    if len(learners) < 2:
+        raise _ArgumentError(f"FILE: ranking needs at least two learners, found {learners}")
+    for other in learners[1:]:
+        _pair(table, learners[0], other, args)  # the folds must be paired, as for compare
     scores, datasets, learners = mean_score_matrix(table)
-    fried = friedman_test(scores, alpha=args.alpha)
-    nem = nemenyi_test(scores, alpha=args.alpha)
+    hib = args.higher_is_better
+    fried = friedman_test(scores, alpha=args.alpha, higher_is_better=hib)
+    nem = nemenyi_test(scores, alpha=args.alpha, higher_is_better=hib)
     if args.cd_diagram is not None:
         from cvcompare.plots.cd_diagram import plot_cd_diagram
 
@@ -293,7 +344,64 @@ def _rank(args: argparse.Namespace) -> list[Row]:
             "n_datasets": len(datasets),
         }
     )
-    return rows
+    k = len(learners)
+    different = [
+        {
+            "significantly_different": f"{learners[i]} vs {learners[j]}",
+            "rank_difference": float(abs(nem.avg_ranks[i] - nem.avg_ranks[j])),
+            "better": learners[i] if nem.avg_ranks[i] < nem.avg_ranks[j] else learners[j],
+        }
+        for i in range(k)
+        for j in range(i + 1, k)
+        if nem.significant[i, j]
+    ]
+    return rows + (different or [{"significantly_different": "none"}])
+
+
+# ----------------------------------------------------------------------------------------
+# report
+# ----------------------------------------------------------------------------------------
+
+
+def _report(args: argparse.Namespace) -> list[Row]:
+    table = _load(args.file, args.scale, args.duplicates)
+    learners = _learners(table)
+    chosen = args.learners or learners
+    for name in chosen:
+        if name not in learners:
+            raise _ArgumentError(f"--learners: unknown learner {name!r}; FILE has {learners}")
+    if len(set(chosen)) < 2:
+        raise _ArgumentError(f"--learners: name at least two different learners, got {chosen}")
+    x, _ = _pair(table, chosen[0], chosen[1], args)
+    for other in chosen[2:]:
+        _pair(table, chosen[0], other, args)
+    args.rho_given = args.rho is not None
+    _check_default_rho(args, x.shape[1], ("correlated-t",))
+    results = compare_learners(
+        table,
+        learners=chosen,
+        rho=args.rho,
+        rope=args.rope,
+        alpha=args.alpha,
+        scale=_scale(args),
+        higher_is_better=args.higher_is_better,
+        seed=args.seed,
+        n_samples=args.n_samples,
+        hierarchical=not args.no_hierarchical,
+        progress=not args.quiet and sys.stderr.isatty(),
+        source=Path(args.file).name,
+    )
+    out = Path(args.output)
+    build_report(results).write(out)
+    return [
+        {
+            "html": str(out / "report.html"),
+            "markdown": str(out / "report.md"),
+            "learners": len(chosen),
+            "pairs": len(results.pairs),
+            "datasets": len(results.datasets),
+        }
+    ]
 
 
 # ----------------------------------------------------------------------------------------
@@ -356,7 +464,13 @@ def _rope(text: str) -> tuple[float, float]:
 
 
 def _build_parser() -> _Parser:
-    parser = _Parser(prog="cvcompare", description=__doc__.split("\n\n")[0])
+    parser = _Parser(
+        prog="cvcompare",
+        description="Statistical comparison of learners cross-validated on several data sets: "
+        "compare two (or all pairs), rank all, or write a report of every test.",
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = _Parser(add_help=False)
     common.add_argument(
@@ -366,9 +480,25 @@ def _build_parser() -> _Parser:
     )
     common.add_argument(
         "--scale",
-        choices=("fraction", "percent"),
+        choices=("fraction", "percent", "raw"),
         default="fraction",
-        help="scale of the scores in a CSV file (the block format is always percent)",
+        help="scores of a CSV file: accuracies as fractions (default) or percent, or raw for "
+        "any other score (AUC, F1, RMSE, log-loss; the rope is then in the score's unit); "
+        "the block format is always percent",
+    )
+    better = common.add_mutually_exclusive_group()
+    better.add_argument(
+        "--higher-is-better",
+        dest="higher_is_better",
+        action="store_true",
+        default=True,
+        help="higher scores are better (accuracy, AUC, F1; the default)",
+    )
+    better.add_argument(
+        "--lower-is-better",
+        dest="higher_is_better",
+        action="store_false",
+        help="lower scores are better (RMSE, log-loss, error rate)",
     )
     common.add_argument(
         "--duplicates",
@@ -383,7 +513,35 @@ def _build_parser() -> _Parser:
         "--format", choices=("text", "json", "csv"), default="text", help="output format"
     )
 
-    cmp_ = sub.add_parser("compare", parents=[common], help="compare two learners (or all pairs)")
+    model = _Parser(add_help=False)
+    model.add_argument(
+        "--rope",
+        type=_rope,
+        default=(-0.01, 0.01),
+        help="half-width of the region of practical equivalence: a fraction of accuracy "
+        "(0.01 = one point, the default), or in the score's unit with --scale raw",
+    )
+    model.add_argument(
+        "--rho",
+        type=float,
+        default=None,
+        help="correlation n_test/n_total of the cross-validation (default 0.1, i.e. 10 folds; "
+        "required when the number of fold results is not a multiple of 10)",
+    )
+    model.add_argument(
+        "--seed",
+        type=_natural,
+        default=0,
+        help="root seed of the Monte Carlo tests and of the Stan sampler (0)",
+    )
+    model.add_argument(
+        "--n-samples", type=_natural, default=50_000, help="Monte Carlo draws (50000)"
+    )
+    model.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    cmp_ = sub.add_parser(
+        "compare", parents=[common, model], help="compare two learners (or all pairs)"
+    )
     cmp_.add_argument("--a", help="first learner (differences are a - b)")
     cmp_.add_argument("--b", help="second learner")
     cmp_.add_argument("--all-pairs", action="store_true", help="compare every pair of learners")
@@ -393,23 +551,6 @@ def _build_parser() -> _Parser:
         default="all",
         help="which test; 'all' runs every test but the hierarchical model (Stan, minutes)",
     )
-    cmp_.add_argument(
-        "--rope", type=_rope, default=(-0.01, 0.01), help="rope half-width, fraction scale (0.01)"
-    )
-    cmp_.add_argument(
-        "--rho",
-        type=float,
-        default=None,
-        help="correlation n_test/n_total of the cross-validation (default 0.1, i.e. 10 folds; "
-        "required when the number of fold results is not a multiple of 10)",
-    )
-    cmp_.add_argument(
-        "--seed", type=_natural, default=0, help="root seed of the Monte Carlo tests (0)"
-    )
-    cmp_.add_argument(
-        "--n-samples", type=_natural, default=50_000, help="Monte Carlo draws (50000)"
-    )
-    cmp_.add_argument("--quiet", action="store_true", help="no progress bar")
     cmp_.set_defaults(run=_compare)
 
     rank = sub.add_parser(
@@ -419,7 +560,55 @@ def _build_parser() -> _Parser:
         "--cd-diagram", metavar="OUT", help="save the critical-difference diagram (PNG, PDF, ...)"
     )
     rank.set_defaults(run=_rank)
+
+    rep = sub.add_parser(
+        "report",
+        parents=[common, model],
+        help="every test, with plots and decisions in words, as an HTML page and Markdown",
+    )
+    rep.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="DIR",
+        help="directory for report.html, report.md and figures/",
+    )
+    rep.add_argument(
+        "--learners",
+        nargs="+",
+        metavar="NAME",
+        help="learners to compare, in this order (default: all of FILE); the first of each "
+        "pair is the first learner of its differences",
+    )
+    rep.add_argument(
+        "--no-hierarchical",
+        action="store_true",
+        help="skip the hierarchical model (Stan; about a second per pair after a one-time "
+        "build of a few minutes)",
+    )
+    rep.set_defaults(run=_report)
     return parser
+
+
+#: Argument names of the library, as the command line's options or FILE's columns.
+_USER_NAMES = {
+    "rope": "--rope",
+    "rho": "--rho",
+    "alpha": "--alpha",
+    "n_samples": "--n-samples",
+    "seed": "--seed",
+    "x": "FILE (score differences)",
+    "a, b": "FILE",
+    "table": "FILE",
+    "scores": "FILE",
+    "learners": "--learners",
+}
+
+
+def _user_names(message: str) -> str:
+    """Replace a library argument name leading an error message by the user's name for it."""
+    name, sep, rest = message.partition(": ")
+    return f"{_USER_NAMES[name]}: {rest}" if sep and name in _USER_NAMES else message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -441,8 +630,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = args.run(args)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
-    except (_ArgumentError, ValueError, TypeError, OSError) as exc:
+    except (_ArgumentError, ValueError, TypeError, OSError, ImportError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if not isinstance(exc, _ArgumentError):
+            message = _user_names(message)
         print(f"cvcompare: error: {message}", file=sys.stderr)
         return 2
     _write(rows, args.format)

@@ -179,7 +179,7 @@ def _resolve_duplicate(
 def read_csv_scores(
     path: str | PathLike[str],
     *,
-    scale: Literal["fraction", "percent"] = "fraction",
+    scale: Literal["fraction", "percent", "raw"] = "fraction",
 ) -> pd.DataFrame:
     """Read a user's fold-level results from a tidy CSV file.
 
@@ -189,15 +189,17 @@ def read_csv_scores(
         A CSV file with a header and the columns ``learner``, ``dataset``, ``fold`` and
         ``score`` (other columns are ignored). Every (learner, dataset, fold) appears once;
         the folds of a data set are paired across learners by their ``fold`` label.
-    scale : {"fraction", "percent"}
-        Scale of the scores: fractions in [0, 1] (values outside are refused: pass
-        ``scale="percent"`` for percentages) or percentages, which are divided by 100 (a
-        file whose scores all lie in [0, 1] is refused as percentages: it holds fractions).
+    scale : {"fraction", "percent", "raw"}
+        Scale of the scores: accuracy-like fractions in [0, 1] (values outside are refused:
+        pass ``scale="percent"`` for percentages), percentages, which are divided by 100 (a
+        file whose scores all lie in [0, 1] is refused as percentages: it holds fractions),
+        or ``"raw"`` for any other score (AUC, F1, RMSE, log-loss, ...), kept in its unit.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``learner``, ``dataset``, ``fold`` (as read) and ``score`` (fractions).
+        Columns ``learner``, ``dataset``, ``fold`` (as read) and ``score`` (fractions, or
+        as read for ``"raw"``).
 
     Raises
     ------
@@ -238,14 +240,27 @@ def read_csv_scores(
             f"{path}: scale='percent' but every score lies in [0, 1]; these look like "
             "fractions (the default scale='fraction')"
         )
+    if scale not in ("fraction", "percent", "raw"):
+        raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
+    if scale != "raw" and np.any((scores < 0) | (scores > (1 if scale == "fraction" else 100))):
+        top = 1 if scale == "fraction" else 100
+        bad = scores[(scores < 0) | (scores > top)][0]
+        raise ValueError(
+            f"{path}: column 'score' holds {bad:g}, outside [0, {top}] of scale={scale!r}; "
+            "pass scale='percent' for percentages, or scale='raw' for a score that is not "
+            "an accuracy (AUC, F1, RMSE, log-loss, ...)"
+        )
     table["score"] = check_scale(scores, "score", scale=scale)
-    if np.any(table["score"] < 0):
-        raise ValueError(f"{path}: score must be non-negative (an accuracy-like measure)")
     return table
 
 
 def _columns(table: pd.DataFrame) -> tuple[str, str]:
     """Return the learner and score column names of a tidy table from either reader."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(
+            "table: expected a pandas DataFrame from read_csv_scores or read_accuracies, got "
+            f"{type(table).__name__}"
+        )
     for learner, _, _, score in (_SCORE_COLUMNS, _ACCURACY_COLUMNS):
         if {learner, "dataset", "fold", score} <= set(table.columns):
             return learner, score
@@ -255,7 +270,9 @@ def _columns(table: pd.DataFrame) -> tuple[str, str]:
     )
 
 
-def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, list[str]]:
+def fold_differences(
+    table: pd.DataFrame, a: str, b: str, *, higher_is_better: bool = True
+) -> tuple[np.ndarray, list[str]]:
     """Paired fold-level differences ``score(a) - score(b)`` for every data set.
 
     Parameters
@@ -263,7 +280,11 @@ def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, l
     table : pandas.DataFrame
         A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
     a, b : str
-        The two learners. Positive differences mean that ``a`` scored higher.
+        The two learners. Positive differences mean that ``a`` is better.
+    higher_is_better : bool
+        True for scores such as accuracy or AUC; False for losses (RMSE, log-loss), whose
+        differences are then ``score(b) - score(a)``, so that positive still means that
+        ``a`` is better.
 
     Returns
     -------
@@ -279,6 +300,8 @@ def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, l
         If a learner is unknown, ``a == b``, the two learners do not share the same folds on
         a data set, or the data sets have different numbers of folds.
     """
+    if not isinstance(higher_is_better, bool):
+        raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
     learner_col, score_col = _columns(table)
     known = list(dict.fromkeys(table[learner_col]))
     for name, value in (("a", a), ("b", b)):
@@ -302,7 +325,8 @@ def fold_differences(table: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, l
             f"table: the data sets have different numbers of folds ({counts}); "
             "every data set needs the same cross-validation design"
         )
-    return wide.loc[datasets].to_numpy(dtype=float), datasets
+    x = wide.loc[datasets].to_numpy(dtype=float)
+    return (x if higher_is_better else -x), datasets
 
 
 def mean_differences(x: np.ndarray) -> np.ndarray:

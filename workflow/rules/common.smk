@@ -10,9 +10,9 @@ from cvcompare.experiments import (
     validate_with_schema,
 )
 
-SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+SCHEMAS = Path(workflow.basedir) / "schemas"
 EXPERIMENT_SCHEMA = SCHEMAS / "experiment.schema.yaml"
-CAPTIONS = Path(workflow.basedir) / "workflow" / "report"
+CAPTIONS = Path(workflow.basedir) / "report"
 
 validate_with_schema(
     config,

@@ -3,12 +3,16 @@
 A job killed while writing (out of memory, time limit, Ctrl-C) must not leave a truncated
 file that a workflow manager would take for a finished result. Output is therefore written
 to a temporary file in the same directory and moved into place with :func:`os.replace`,
-which is atomic on POSIX file systems.
+which is atomic on POSIX file systems. A writer killed outright (``kill -9``, a node lost)
+cannot remove its temporary file; the next writer of the same path removes such leftovers
+(``.<name>.*.tmp`` beside it) before it starts, so a rerun leaves no trace of the crash.
+The workflow never runs two jobs for the same output at once, which makes that safe.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import tempfile
 from collections.abc import Iterator
@@ -24,7 +28,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path that is renamed to ``path`` when the block succeeds.
 
     The temporary file lives in the directory of ``path`` (so the final rename does not
-    cross file systems) and is removed if the block raises.
+    cross file systems) and is removed if the block raises. Temporary files that an
+    earlier, killed writer of the same path left behind are removed first.
 
     Parameters
     ----------
@@ -42,6 +47,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
+    for stale in final.parent.glob(f".{glob.escape(final.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(fd)
     tmp = Path(tmp_name)

@@ -5,11 +5,24 @@ entries); the reproduced number is read from the experiment's aggregate table. A
 names a metric, a test and a grid point (``at``); where ``at`` lists several values of an
 axis (or leaves an axis out, meaning all its values) the reproduced number is the average
 of the metric over those grid points, whose
-replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``. A claim
-about how a metric changes between grid points (e.g. "the distribution is practically
-unchanged in case 2") gives a second set of grid points, ``minus``, in the same form: the
-reproduced number is the value at ``at`` minus the value at ``minus`` (``at`` values of
-the axes ``minus`` leaves out are kept), with the independent errors added in quadrature.
+replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``. A claim's
+``summary`` says how the points are combined when the paper's number is not a plain average:
+
+- ``mean`` (the default): the average over the points;
+- ``pooled``: the average weighted by each point's ``n``, i.e. the pooled rate of a metric
+  restricted to some replications (``given``), over all the replications kept;
+- ``area``: the area under the metric's curve along the grid axis ``over`` (uniformly
+  spaced values ``x_j``, step ``dx``), the Riemann sum ``sum_j f(x_j) dx`` in which each grid
+  point stands for a cell of width ``dx`` (averaged over any other axis listed), as
+  Benavoli et al. (2014), Sec. 4, summarise a loss curve over the differences of accuracy.
+
+In every case the reproduced number is ``sum_j w_j f_j`` with standard error
+``sqrt(sum_j w_j^2 se_j^2)``, the weights taken as fixed.
+
+A claim about how a metric changes between grid points (e.g. "the distribution is
+practically unchanged in case 2") gives a second set of grid points, ``minus``, in the same
+form (``at`` values of the axes ``minus`` leaves out are kept): its summary is subtracted,
+and the two sets' independent errors are added in quadrature.
 
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
 and the claim's stated ``tolerance`` (for "about" statements),
@@ -38,7 +51,7 @@ import pandas as pd
 
 from cvcompare.experiments.spec import ExperimentSpec, point_label
 
-__all__ = ["COMPARISON_COLUMNS", "comparison_table", "to_markdown"]
+__all__ = ["COMPARISON_COLUMNS", "comparison_table", "summary_weights", "to_markdown"]
 
 COMPARISON_COLUMNS = [
     "experiment",
@@ -104,6 +117,45 @@ def _consistent(relation: str, r: float, se: float, value: float, tol: float) ->
     raise ValueError(f"relation: expected '<=', '>=' or '~', got {relation!r}")
 
 
+def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
+    """Weights ``w_j`` of a claim's grid points (rows of ``sel``) under its ``summary``.
+
+    Parameters
+    ----------
+    claim : mapping
+        A ``paper_numbers`` entry (``summary`` and, for ``area``, ``over``).
+    sel : pandas.DataFrame
+        The aggregate rows of the claim's metric and test at its grid points (columns
+        ``value``, ``n`` and the grid axes).
+
+    Examples
+    --------
+    >>> sel = pd.DataFrame({"delta": [0.0, 0.01, 0.02], "n": [10, 10, 20]})
+    >>> summary_weights({"summary": "area", "over": "delta"}, sel).round(6).tolist()
+    [0.01, 0.01, 0.01]
+    >>> summary_weights({"summary": "pooled"}, sel).tolist()
+    [0.25, 0.25, 0.5]
+    """
+    how = claim.get("summary", "mean")
+    if how == "mean":
+        return np.full(len(sel), 1.0 / len(sel))
+    if how == "pooled":
+        n = sel["n"].to_numpy(dtype=float)
+        if n.sum() == 0:
+            return np.full(len(sel), np.nan)
+        return n / n.sum()
+    if how == "area":
+        x = np.unique(sel[claim["over"]].to_numpy(dtype=float))
+        steps = np.diff(x)
+        if x.size < 2 or not np.allclose(steps, steps[0], rtol=1e-9, atol=0.0):
+            raise ValueError(
+                f"claim {claim['claim']!r}: summary 'area' needs at least two uniformly "
+                f"spaced values of {claim['over']!r}, got {x.tolist()}"
+            )
+        return np.full(len(sel), steps[0] * x.size / len(sel))
+    raise ValueError(f"summary: expected 'mean', 'pooled' or 'area', got {how!r}")
+
+
 def _verdict(consistent: bool | None) -> str:
     if consistent is None:
         return "not run"
@@ -162,22 +214,27 @@ def comparison_table(
             if agg is None:
                 note = f"not run: {missing[spec.id]} {note}".strip()
             else:
-                parts = [_select(agg, claim, labels)]
+                parts = [(1.0, *_select(agg, claim, labels))]
                 if "minus" in claim:
                     other = _labels(spec, {**claim["at"], **claim["minus"]})
-                    parts.append(_select(agg, claim, other))
-                absent = sorted({p for _, missed in parts for p in missed})
+                    parts.append((-1.0, *_select(agg, claim, other)))
+                absent = sorted({p for _, _, missed in parts for p in missed})
                 if not absent:
-                    values = [float(sel["value"].mean()) for sel, _ in parts]
-                    reproduced = values[0] - (values[1] if len(values) > 1 else 0.0)
-                    variances = [
-                        np.sum(sel["se"].to_numpy() ** 2) / len(sel) ** 2 for sel, _ in parts
-                    ]
-                    se = float(np.sqrt(sum(variances)))
+                    reproduced, variance = 0.0, 0.0
+                    for sign, sel, _ in parts:
+                        w = summary_weights(claim, sel)
+                        used = w > 0  # points without replications (n = 0) carry no weight
+                        reproduced += (
+                            sign * float(np.sum(w[used] * sel["value"].to_numpy()[used]))
+                            if used.any()
+                            else float("nan")
+                        )
+                        variance += float(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2))
+                    se = float(np.sqrt(variance))
                     consistent = _consistent(
                         claim["relation"], reproduced, se, float(claim["value"]), tol
                     )
-                    used = pd.concat([sel for sel, _ in parts])
+                    used = pd.concat([sel for _, sel, _ in parts])
                     uncertainty = ", ".join(sorted(set(used["uncertainty"])))
                     n = int(used["n"].sum())
                     diagnostics = _diagnostics_share(agg, claim["test"], list(used["point"]))

@@ -25,6 +25,12 @@ estimate, its Monte Carlo standard error and the number of replications used:
     in it, with its binomial error; one aggregate row per bin, with columns ``bin_low``
     and ``bin_high`` (empty for the other kinds).
 
+Any metric may be restricted to the replications in which another test's boolean column is
+true, ``given: {test: idp, column: indeterminate}`` (e.g. the loss of the Wilcoxon test in
+the runs where the IDP test is indeterminate, Benavoli et al. 2014, Tables 2-3); its ``n``
+is then the number of such replications, and where there are none the estimate is NaN with
+``n = 0``.
+
 References
 ----------
 Morris, T. P., White, I. R. & Crowther, M. J. (2019). Using simulation studies to evaluate
@@ -246,6 +252,17 @@ METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Any]] =
 }
 
 
+def _given(rows: pd.DataFrame, m: Mapping[str, Any], by_test: Mapping[str, pd.DataFrame]):
+    """The rows of the replications in which ``m["given"]``'s test has its column true."""
+    if "given" not in m:
+        return rows
+    cond = by_test.get(m["given"]["test"])
+    if cond is None:
+        raise ValueError(f"metric {m['id']!r}: no rows for the given test {m['given']['test']!r}")
+    keep = cond["replication"][_bool_column(cond, m["given"]["column"], m["id"])]
+    return rows[rows["replication"].isin(keep)]
+
+
 def aggregate(
     rows: pd.DataFrame, metrics: Sequence[Mapping[str, Any]], grid: Sequence[str]
 ) -> pd.DataFrame:
@@ -258,7 +275,7 @@ def aggregate(
         ``replication``, ``test``, the grid columns and the tests' outputs.
     metrics : sequence of mapping
         The ``metrics`` entries of an experiment file: ``id``, ``kind``, ``column`` (or
-        ``columns``), optional ``tests``, ``threshold``, ``baseline``.
+        ``columns``), optional ``tests``, ``threshold``, ``baseline``, ``given``.
     grid : sequence of str
         Names of the grid columns, copied to the output.
 
@@ -281,8 +298,9 @@ def aggregate(
             for test in m.get("tests", sorted(by_test)):
                 if test not in by_test:
                     raise ValueError(f"metric {m['id']!r}: no rows for test {test!r} at {point}")
-                base = by_test[m["baseline"]] if "baseline" in m else None
-                result = kind(by_test[test], m, base)
+                base = _given(by_test[m["baseline"]], m, by_test) if "baseline" in m else None
+                kept = _given(by_test[test], m, by_test)
+                result = kind(kept, m, base) if len(kept) else Estimate(np.nan, np.nan, 0)
                 label = f"{test} - {m['baseline']}" if "baseline" in m else test
                 binned = result if isinstance(result, list) else [(None, None, result)]
                 for low, high, est in binned:

@@ -25,6 +25,10 @@ Standard column names are shared by all adapters so that metrics can be declared
     Mean over data sets of the squared error of the per-data-set mean of the fold
     differences (MLE) and of the hierarchical shrinkage estimate, against the true
     ``delta_i`` (Corani et al. 2017, Sec. 3.3).
+``decision``, ``prefer_y``, ``error``, ``loss``
+    A decision by the loss ``l0`` (type II), ``l1`` (type I) of Benavoli et al. (2014),
+    Sec. 3-4 (:func:`loss_columns`); ``prob_greater`` (Dp(s -> 0)), ``lower_prob``,
+    ``upper_prob``, ``indeterminate``, ``determinate`` (IDP) beside it.
 
 Every adapter is registered with its settings and their defaults and with the result
 columns it writes, so that an experiment file is checked completely when it is loaded
@@ -43,8 +47,16 @@ from typing import Any
 import numpy as np
 
 from cvcompare._validation import check_probability, check_rope
+from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 
-__all__ = ["COMMON_COLUMNS", "TESTS", "RegisteredTest", "check_settings", "register"]
+__all__ = [
+    "COMMON_COLUMNS",
+    "TESTS",
+    "RegisteredTest",
+    "check_settings",
+    "loss_columns",
+    "register",
+]
 
 #: Columns of every result row, whatever the test
 #: (:func:`cvcompare.experiments.run.run_replication`).
@@ -322,4 +334,106 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
         **fit_row(res),
         "sq_err_mle": float(np.mean((sim.mean_diffs - truth) ** 2)),
         "sq_err_shrinkage": float(np.mean((np.asarray(res.shrinkage) - truth) ** 2)),
+    }
+
+
+#: Columns of the loss-based decisions of Benavoli et al. (2014), Sec. 4.
+_LOSS_COLUMNS = {"decision", "prefer_y", "error", "loss"}
+
+
+def loss_columns(decision: str, sim: Any, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The columns of a loss-based decision on one simulated comparison.
+
+    The first learner (``acc_a``, "Y") is better when the mean of the true differences
+    ``sim.true_delta`` is positive (for the bivariate normal scenario, ``Delta > 0``, i.e.
+    ``P(Z >= -Z') > 1/2``: H1). Preferring Y when it is not better is a type I error with
+    loss ``l1``; preferring X when Y is better a type II error with loss ``l0``
+    (Benavoli et al. 2014, Sec. 3, Eq. 9, and Sec. 4).
+
+    Parameters
+    ----------
+    decision : {"prefer_y", "prefer_x", "indeterminate"}
+        The decision (of ``decide()`` of the library's posteriors).
+    sim : SimulatedComparison
+    settings : mapping
+        With the losses ``l0`` and ``l1``.
+
+    Returns
+    -------
+    dict
+        ``decision``; ``prefer_y`` (bool); ``error`` (bool, None when indeterminate) and
+        ``loss`` (``l1``, ``l0`` or 0; NaN when indeterminate).
+    """
+    loss_threshold(settings["l0"], settings["l1"])  # both losses must be positive numbers
+    y_better = bool(np.mean(sim.true_delta) > 0)
+    if decision == "indeterminate":
+        error, loss = None, float("nan")
+    else:
+        error = (decision == "prefer_y") != y_better
+        loss = float(settings["l0"] if y_better else settings["l1"]) if error else 0.0
+    return {"decision": decision, "prefer_y": decision == "prefer_y", "error": error, "loss": loss}
+
+
+_LOSSES = {"l0": 1.0, "l1": 1.0}
+
+
+@register(
+    "wilcoxon_loss",
+    defaults={"alpha": 0.05, **_LOSSES},
+    columns={*_FREQUENTIST_COLUMNS, *_LOSS_COLUMNS},
+)
+def _wilcoxon_loss(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """One-sided Wilcoxon signed-rank test ("greater") with the loss of its decision.
+
+    It prefers the first learner when ``p < alpha``, whatever the loss (Benavoli et al.
+    2014, Sec. 4); ``l0`` and ``l1`` only weigh its errors. Settings: ``alpha``, ``l0``, ``l1``.
+    """
+    row = _wilcoxon(sim, {"alternative": "greater", "alpha": settings["alpha"]}, rng)
+    decision = "prefer_y" if row["reject"] else "prefer_x"
+    return {**row, **loss_columns(decision, sim, settings)}
+
+
+@register(
+    "dp_signed_rank",
+    defaults={**_LOSSES, "n_samples": 50_000},
+    columns={"prob_greater", *_LOSS_COLUMNS},
+)
+def _dp(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Bayesian signed-rank test with the ``Dp(s -> 0)`` prior, decision by the loss.
+
+    ``prefer_y`` when ``P[P(Z >= -Z') > 1/2 | data] > l1 / (l0 + l1)`` (Benavoli et al. 2014,
+    Eq. 9), on the per-data-set means. Settings: ``l0``, ``l1``, ``n_samples``.
+    """
+    from cvcompare.stats import dp_signed_rank
+
+    post = dp_signed_rank(sim.mean_diffs, n_samples=settings["n_samples"], rng=rng, scale="raw")
+    decision = post.decide(settings["l0"], settings["l1"])
+    return {"prob_greater": post.prob_greater, **loss_columns(decision, sim, settings)}
+
+
+@register(
+    "idp_signed_rank",
+    defaults={**_LOSSES, "s": IDP_DEFAULT_S, "n_samples": 50_000},
+    columns={"lower_prob", "upper_prob", "indeterminate", "determinate", *_LOSS_COLUMNS},
+)
+def _idp(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Bayesian signed-rank test with the prior near-ignorance DP (IDP), decision by the loss.
+
+    ``prefer_y`` when the lower probability exceeds ``l1 / (l0 + l1)``, ``prefer_x`` when the
+    upper one does not, otherwise indeterminate (Benavoli et al. 2014, Sec. 3, rules
+    (i)-(iii)); ``loss`` is NaN and ``error`` None when indeterminate. Settings: ``l0``,
+    ``l1``, ``s`` (default ``(sqrt(17) - 3) / 2``, Sec. 3.1), ``n_samples``.
+    """
+    from cvcompare.stats import idp_signed_rank
+
+    post = idp_signed_rank(
+        sim.mean_diffs, s=settings["s"], n_samples=settings["n_samples"], rng=rng, scale="raw"
+    )
+    decision = post.decide(settings["l0"], settings["l1"])
+    return {
+        "lower_prob": post.lower_prob,
+        "upper_prob": post.upper_prob,
+        "indeterminate": decision == "indeterminate",
+        "determinate": decision != "indeterminate",
+        **loss_columns(decision, sim, settings),
     }

@@ -27,7 +27,10 @@ the ``grid`` list (e.g. ``delta~0.02/m~10/q~50``); the label is part of each rep
 random-stream key (:func:`cvcompare.seeding.replication_rng`). An axis sets one entry of
 the scenario (or of an analysis' settings) to its value (``path``), several entries to
 the same value (``paths``, e.g. a Cauchy's location and scale together), or, for each
-value, a mapping of entries (``sets``: ``{kruschke: {alpha: 2, beta: 0.1}, ...}``).
+value, a mapping of entries (``sets``: ``{kruschke: {alpha: 2, beta: 0.1}, ...}``). In a
+simulation, a path ``tests.<test id>.<setting>`` sets a setting of one test instead of a
+scenario entry (e.g. the loss ``l1`` of a loss-based decision), so the same tests can be
+run at several settings without declaring one test per setting.
 """
 
 from __future__ import annotations
@@ -224,11 +227,15 @@ class GridPoint:
         Grid values by axis name, in grid order.
     scenario : dict
         The full scenario mapping with the grid values filled in (including ``q``).
+    settings : dict
+        Simulation only: test id -> the settings the point's axes set for that test
+        (paths ``tests.<id>.<setting>``); they override the test's own settings.
     """
 
     label: str
     params: dict[str, Any] = field(hash=False)
     scenario: dict[str, Any] = field(hash=False)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -461,9 +468,15 @@ class ExperimentSpec:
                     f"{sorted(METRIC_KINDS)}"
                 )
             used = list(m.get("tests", ids))
-            for tid in used + ([m["baseline"]] if "baseline" in m else []):
+            given = [m["given"]["test"]] if "given" in m else []
+            for tid in used + ([m["baseline"]] if "baseline" in m else []) + given:
                 if tid not in ids:
                     fail(f"metric {m['id']!r}: test {tid!r} is not among the tests {ids}")
+            if given and m["given"]["column"] not in columns[given[0]]:
+                fail(
+                    f"metric {m['id']!r}: given test {given[0]!r} writes no column "
+                    f"{m['given']['column']!r}; its columns: {sorted(columns[given[0]])}"
+                )
             for tid in used:
                 for col in m["columns"] if "columns" in m else [m["column"]]:
                     if col not in columns[tid]:
@@ -562,6 +575,16 @@ class ExperimentSpec:
                     f"{where}: metric {claim['metric']!r} has no test {claim['test']!r}; "
                     f"it has {sorted(metric_labels[claim['metric']])}"
                 )
+            if claim.get("summary") == "area":
+                over = claim.get("over")
+                listed = claim["at"].get(over)
+                if not isinstance(listed, list) or len(listed) < 2:
+                    fail(
+                        f"{where}: summary 'area' needs `over` naming a grid axis whose values "
+                        f"are listed in `at` (two or more), got over={over!r}"
+                    )
+            elif "over" in claim:
+                fail(f"{where}: `over` is only used with summary 'area'")
             for entry in ("at", "minus"):
                 for key, val in claim.get(entry, {}).items():
                     if key not in grid_values:
@@ -599,13 +622,40 @@ class ExperimentSpec:
             base = {**(entry.defaults if entry else {}), **self.analysis.settings}
         for combo in itertools.product(*(a.values_at(fidelity) for a in self.grid)):
             mapping = copy.deepcopy(base)
-            params = {}
+            params: dict[str, Any] = {}
+            settings: dict[str, dict[str, Any]] = {}
             for axis, value in zip(self.grid, combo, strict=True):
+                what = f"{self.id}: grid axis {axis.name!r}"
                 for path, val in axis.assignments(value).items():
-                    _set_path(mapping, path, val, f"{self.id}: grid axis {axis.name!r}")
+                    if self.analysis is None and path.startswith("tests."):
+                        test_id, key = self._test_setting_path(path, what)
+                        settings.setdefault(test_id, {})[key] = val
+                    else:
+                        _set_path(mapping, path, val, what)
                 params[axis.name] = value
-            out.append(GridPoint(label=point_label(params), params=params, scenario=mapping))
+            out.append(
+                GridPoint(
+                    label=point_label(params), params=params, scenario=mapping, settings=settings
+                )
+            )
         return out
+
+    def _test_setting_path(self, path: str, what: str) -> tuple[str, str]:
+        """Split ``tests.<id>.<setting>`` after checking the test and the setting exist."""
+        parts = path.split(".")
+        tests = {t.id: t for t in self.tests}
+        if len(parts) != 3 or parts[1] not in tests:
+            raise SpecError(
+                f"{what}: path {path!r}: expected tests.<test id>.<setting> with a test id "
+                f"among {sorted(tests)}"
+            )
+        registered = TESTS.get(tests[parts[1]].test)
+        if registered is not None and parts[2] not in registered.defaults:
+            raise SpecError(
+                f"{what}: path {path!r}: test {parts[1]!r} has no setting {parts[2]!r}; "
+                f"allowed: {sorted(registered.defaults)}"
+            )
+        return parts[1], parts[2]
 
     def point(self, label: str) -> GridPoint:
         """Return the grid point with this label."""
@@ -640,9 +690,16 @@ class ExperimentSpec:
             "point": point.label,
             "params": dict(point.params),
             "scenario": copy.deepcopy(point.scenario),
-            "tests": [t.resolved(fidelity) for t in self.tests],
+            "tests": [self.test_at(t, point, fidelity) for t in self.tests],
             "root_seed": int(root_seed),
         }
+
+    @staticmethod
+    def test_at(test: TestSpec, point: GridPoint, fidelity: str) -> dict[str, Any]:
+        """A test resolved at a fidelity, with the settings the grid point sets for it."""
+        resolved = test.resolved(fidelity)
+        resolved["settings"].update(point.settings.get(test.id, {}))
+        return resolved
 
     def analysis_job(self, fidelity: str, root_seed: int) -> dict[str, Any]:
         """Everything an analysis experiment's results depend on, as plain data.

@@ -15,9 +15,16 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 1817-1837.
 """
 
-from .diagnostics import ConvergenceWarning, HierarchicalDiagnostics, ess_bulk, ess_tail, rhat
+from .diagnostics import (
+    ConvergenceWarning,
+    HierarchicalDiagnostics,
+    ess_bulk,
+    ess_tail,
+    mcse_probability,
+    rhat,
+)
 from .fit import fit_hierarchical
-from .result import HierarchicalResult, next_dataset_probs
+from .result import HierarchicalResult, next_dataset_probs, next_dataset_votes
 from .runners import get_runner
 
 __all__ = [
@@ -28,6 +35,8 @@ __all__ = [
     "ess_tail",
     "fit_hierarchical",
     "get_runner",
+    "mcse_probability",
     "next_dataset_probs",
+    "next_dataset_votes",
     "rhat",
 ]

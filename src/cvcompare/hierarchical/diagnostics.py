@@ -31,6 +31,7 @@ __all__ = [
     "ebfmi",
     "ess_bulk",
     "ess_tail",
+    "mcse_probability",
     "rhat",
 ]
 
@@ -173,6 +174,37 @@ def ess_tail(draws: object) -> float:
     arr = _split(_chains(draws))
     low, high = np.quantile(arr, [0.05, 0.95])
     return min(_ess_raw((arr <= low).astype(float)), _ess_raw((arr <= high).astype(float)))
+
+
+def mcse_probability(indicator: object) -> float:
+    """Monte Carlo standard error of a posterior probability estimated by a share of draws.
+
+    ``sqrt(p (1 - p) / ESS)``, with ``p`` the share of true indicators and ``ESS`` the
+    effective sample size of the indicator itself (split chains, Geyer's initial monotone
+    sequence; not rank-normalised, since it is the mean of the indicator whose error is
+    wanted). A share of 0 or 1 has standard error 0.
+
+    Parameters
+    ----------
+    indicator : array_like of bool or {0, 1}, shape (chains, draws)
+        Whether each post-warm-up draw lies in the event, e.g. a region's vote
+        (:func:`cvcompare.hierarchical.next_dataset_votes`).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Vehtari et al. (2021), Sec. 4.3 (ESS and MCSE of a probability through its indicator).
+    """
+    arr = _chains(np.asarray(indicator, dtype=float), "indicator")
+    if not np.all((arr == 0) | (arr == 1)):
+        raise ValueError("indicator: expected booleans or 0/1 values")
+    p = float(arr.mean())
+    if p in (0.0, 1.0):
+        return 0.0
+    return float(np.sqrt(p * (1.0 - p) / _ess_raw(_split(arr))))
 
 
 def ebfmi(energy: object) -> np.ndarray:

@@ -39,7 +39,7 @@ def fit_hierarchical(
     warmup: int = 1000,
     draws: int = 1000,
     seed: RngLike,
-    scale: Literal["fraction", "percent"] = "fraction",
+    scale: Literal["fraction", "percent", "raw"] = "fraction",
     adapt_delta: float = 0.8,
     max_treedepth: int = 10,
 ) -> HierarchicalResult:
@@ -76,7 +76,8 @@ def fit_hierarchical(
         Correlation between fold differences, in [0, 1); ``1 / folds`` is the usual
         heuristic (Nadeau & Bengio 2003).
     rope : tuple of float
-        Region of practical equivalence, as fractions whatever ``scale`` is.
+        Region of practical equivalence, as fractions for ``"fraction"`` and ``"percent"``,
+        in the score's unit for ``"raw"``.
     nu_prior : {"hyper", "gamma"}
         ``"hyper"``: ``nu - 1 ~ Gamma(alpha, beta)`` with uniform ``alpha, beta`` (Sec. 3);
         ``"gamma"``: ``nu - 1 ~ Gamma(2, 0.1)`` (Table 5). Not used with a Gaussian top
@@ -94,8 +95,9 @@ def fit_hierarchical(
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
         Seeds the sampler and the zero-variance noise: the same data and seed give the same
         draws on the same runner.
-    scale : {"fraction", "percent"}
-        Scale of ``x``; percentages are divided by 100.
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x``; percentages are divided by 100; ``"raw"``: any score in its own
+        unit (the model is fitted on ``x / s`` whatever the unit).
     adapt_delta : float
         Target acceptance rate of NUTS's step-size adaptation, in (0, 1); Stan's default
         0.8 gives no divergent transitions on the H scenarios of the paper.
@@ -110,6 +112,9 @@ def fit_hierarchical(
 
     Raises
     ------
+    ImportError
+        If Stan's Python packages are not installed (the ``stan`` extra); the message says
+        what to install (:data:`~cvcompare.hierarchical.runners.STAN_MISSING`).
     ValueError
         If ``x`` is not a 2-D array of finite values with at least 2 data sets and 2 folds,
         ``rho`` is outside [0, 1), the rope is not an interval containing 0, or every data

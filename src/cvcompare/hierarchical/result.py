@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
+from cvcompare._validation import check_array, check_probability
 from cvcompare.stats._results import BayesianDecisionMixin
 from cvcompare.stats.odds import posterior_odds as _odds
 
-from .diagnostics import HierarchicalDiagnostics
+from .diagnostics import HierarchicalDiagnostics, mcse_probability
 
-__all__ = ["HierarchicalResult", "next_dataset_probs"]
+__all__ = ["HierarchicalResult", "next_dataset_probs", "next_dataset_votes"]
 
 Region = Literal["left", "rope", "right"]
 _REGIONS: tuple[Region, Region, Region] = ("left", "rope", "right")
@@ -34,15 +35,14 @@ def _cdf(z: np.ndarray, nu: np.ndarray) -> np.ndarray:
     return out
 
 
-def next_dataset_probs(
+def next_dataset_votes(
     delta0: np.ndarray, sigma0: np.ndarray, nu: np.ndarray, rope: tuple[float, float]
-) -> tuple[float, float, float]:
-    """Probabilities that left / rope / right is the most probable region for the next delta.
+) -> np.ndarray:
+    """The region each posterior draw votes for as the most probable one for the next delta.
 
     For every posterior draw ``(delta0, sigma0, nu)`` the masses of ``t(nu, delta0, sigma0)``
     left of, inside and right of the rope are computed; the region with the largest mass
-    (ties to the first of left, rope, right) gets the draw's vote. The probabilities are
-    the shares of votes.
+    (ties to the first of left, rope, right) gets the draw's vote.
 
     Parameters
     ----------
@@ -53,8 +53,10 @@ def next_dataset_probs(
 
     Returns
     -------
-    tuple of float
-        ``(p_left, p_rope, p_right)``, summing to one.
+    numpy.ndarray of int, shape (draws,)
+        0 (left), 1 (rope) or 2 (right) for each draw, in the order of the draws, so that
+        the Monte Carlo error of a share of votes can be estimated from the chains
+        (:func:`cvcompare.hierarchical.diagnostics.mcse_probability`).
 
     References
     ----------
@@ -62,8 +64,18 @@ def next_dataset_probs(
     """
     low = _cdf((rope[0] - delta0) / sigma0, nu)
     high = _cdf((rope[1] - delta0) / sigma0, nu)
-    masses = np.stack([low, high - low, 1.0 - high])
-    votes = np.bincount(np.argmax(masses, axis=0), minlength=3) / delta0.size
+    return np.argmax(np.stack([low, high - low, 1.0 - high]), axis=0)
+
+
+def next_dataset_probs(
+    delta0: np.ndarray, sigma0: np.ndarray, nu: np.ndarray, rope: tuple[float, float]
+) -> tuple[float, float, float]:
+    """Probabilities that left / rope / right is the most probable region for the next delta.
+
+    The shares of the draws' votes (:func:`next_dataset_votes`, which takes the same
+    arguments): ``(p_left, p_rope, p_right)``, summing to one.
+    """
+    votes = np.bincount(next_dataset_votes(delta0, sigma0, nu, rope), minlength=3) / delta0.size
     return float(votes[0]), float(votes[1]), float(votes[2])
 
 
@@ -122,6 +134,17 @@ class HierarchicalResult(BayesianDecisionMixin):
     noisy: tuple[int, ...]
     diagnostics: HierarchicalDiagnostics
 
+    def probs_se(self) -> tuple[float, float, float]:
+        """Monte Carlo standard errors of ``(p_left, p_rope, p_right)``.
+
+        Each probability is a share of the draws' votes (:func:`next_dataset_votes`); its
+        standard error is ``sqrt(p (1 - p) / ESS)`` with the effective sample size of the
+        vote indicator over the chains (:func:`~.diagnostics.mcse_probability`).
+        """
+        votes = next_dataset_votes(self.delta0, self.sigma0, self.nu, self.rope)
+        chains = votes.reshape(self.chains, -1)
+        return tuple(mcse_probability(chains == region) for region in range(3))
+
     @property
     def per_dataset_probs(self) -> np.ndarray:
         """Posterior probabilities of ``delta_i < low``, ``low <= delta_i <= high`` and
@@ -150,6 +173,41 @@ class HierarchicalResult(BayesianDecisionMixin):
         Corani et al. (2017), Sec. 3.3, Eq. (8).
         """
         return self.delta.mean(axis=0)
+
+    def shrinkage_interval(self, level: float = 0.95) -> np.ndarray:
+        """Central credible interval of each ``delta_i``, shape ``(q, 2)``.
+
+        Parameters
+        ----------
+        level : float
+            Posterior probability inside the interval, in (0, 1).
+        """
+        level = check_probability(level, "level")
+        tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
+        return np.quantile(self.delta, tails, axis=0).T
+
+    def next_dataset_density(self, grid: object) -> np.ndarray:
+        """Posterior predictive density of the difference on the next data set.
+
+        The average over the posterior draws of the Student-t density ``t(nu, delta0,
+        sigma0)`` (normal where ``nu = inf``) at each point of ``grid``: the distribution
+        whose masses left of, inside and right of the rope Sec. 3.2 compares.
+
+        Parameters
+        ----------
+        grid : array_like, shape (m,)
+            Points on the scale of the differences.
+
+        Returns
+        -------
+        numpy.ndarray, shape (m,)
+        """
+        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
+        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
+        nu = np.broadcast_to(self.nu[:, None], z.shape)
+        finite = np.isfinite(nu)
+        dens = np.where(finite, stats.t.pdf(z, np.where(finite, nu, 1.0)), stats.norm.pdf(z))
+        return (dens / self.sigma0[:, None]).mean(axis=0)
 
     def posterior_odds(self, a: Region, b: Region) -> float:
         """Posterior odds ``o(a, b) = P(a) / P(b)`` of two regions for the next data set.

@@ -53,8 +53,10 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import importlib
 import io
 import json
+import logging
 import os
 import re
 import shutil
@@ -80,6 +82,17 @@ __all__ = [
 ]
 
 RUNNERS = ("auto", "native", "pystan", "cmdstanpy")
+#: The error raised when no runner can be used because Stan's Python packages are missing
+#: (they are the optional ``stan`` extra of the package).
+STAN_MISSING = (
+    "the hierarchical model needs Stan, which is not installed: pip install 'cvcompare[stan]'"
+)
+
+#: Logger of the one-time builds; its warnings reach the console (or the workflow's log).
+_log = logging.getLogger("cvcompare.hierarchical")
+
+#: What a user is told to expect of the one-time build of the Stan program.
+BUILD_DURATION = "about 2 minutes, up to 5 on a busy machine"
 _FIT_LOCK_STRIPES = 256
 _BUILD_ATTEMPTS = 4
 _SAMPLER_COLUMNS = ("divergent__", "treedepth__", "energy__")
@@ -103,15 +116,41 @@ def cache_directory() -> Path:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock (``fcntl.flock``) on ``path`` while in the block."""
+def file_lock(path: Path, waiting: str | None = None) -> Iterator[None]:
+    """Hold an exclusive advisory lock (``fcntl.flock``) on ``path`` while in the block.
+
+    ``waiting``, if given, is logged as a warning when another process holds the lock.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting:
+                _log.warning(waiting)
+            fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _waiting_message(runner: str) -> str:
+    return (
+        f"cvcompare: waiting for another process that is building the hierarchical model's "
+        f"Stan program ({runner} runner; a one-time build of {BUILD_DURATION})"
+    )
+
+
+def _announce_build(runner: str, where: Path) -> None:
+    """Say that the one-time build starts, how long it takes, and where it is kept."""
+    _log.warning(
+        "cvcompare: building the hierarchical model's Stan program for this machine "
+        "(%s runner): a one-time build of %s; later fits reuse it from %s",
+        runner,
+        BUILD_DURATION,
+        where,
+    )
 
 
 def _digest(*parts: str) -> str:
@@ -260,7 +299,7 @@ def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
 
     lock = httpstan.cache.cache_directory() / "cvcompare-build.lock"
     attempt = 1
-    with file_lock(lock), _quiet():
+    with file_lock(lock, _waiting_message("PyStan")), _quiet():
         while True:
             try:
                 return stan.build(code, data=data, random_seed=seed)
@@ -462,9 +501,10 @@ class NativeRunner(StanRunner):
         key = _digest(self.code, driver, httpstan.__version__, compiler, cpu, *stanc[1:], *flags)
         build = cache_directory() / "native" / key[:16]
         exe = build / "program"
-        with file_lock(build.with_suffix(".lock")):
+        with file_lock(build.with_suffix(".lock"), _waiting_message("native")):
             if exe.exists():
                 return exe
+            _announce_build("native", build)
             build.mkdir(parents=True, exist_ok=True)
             (build / "program.stan").write_text(self.code)
             (build / "driver.cpp").write_text(driver)
@@ -541,9 +581,11 @@ class CmdStanPyRunner(StanRunner):
         version = ".".join(map(str, cmdstanpy.cmdstan_version() or ()))
         key = _digest(self.code, version, STANC_OPTIMISATION)
         build = cache_directory() / "cmdstan" / key[:16]
-        with file_lock(build.with_suffix(".lock")):
+        with file_lock(build.with_suffix(".lock"), _waiting_message("cmdstanpy")):
             build.mkdir(parents=True, exist_ok=True)
             stan_file = build / "hierarchical.stan"
+            if not (build / "hierarchical").exists():
+                _announce_build("cmdstanpy", build)
             if not stan_file.exists() or stan_file.read_text() != self.code:
                 stan_file.write_text(self.code)
             return cmdstanpy.CmdStanModel(
@@ -576,6 +618,14 @@ class CmdStanPyRunner(StanRunner):
         return _split_columns(columns, values, dims), sampler
 
 
+def _require_stan(module: str) -> None:
+    """Import ``module`` (``stan``, ``httpstan`` or ``cmdstanpy``) or raise :data:`STAN_MISSING`."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise ImportError(STAN_MISSING) from None
+
+
 def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
     """Choose a runner: ``"cmdstanpy"``, ``"native"``, ``"pystan"`` or ``"auto"``.
 
@@ -590,6 +640,9 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
 
     Raises
     ------
+    ImportError
+        If the Python packages of the runner (PyStan with httpstan, or cmdstanpy) are not
+        installed, with :data:`STAN_MISSING` as the message.
     ValueError
         If ``runner`` is not one of the choices, or the requested runner cannot run here
         (``"cmdstanpy"`` without CmdStan, ``"native"`` without a C++ compiler).
@@ -601,6 +654,7 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
             runner = "cmdstanpy"
         else:
             runner = "native" if native_available() else "pystan"
+    _require_stan({"native": "httpstan", "pystan": "stan", "cmdstanpy": "cmdstanpy"}[runner])
     if runner == "native":
         if not native_available():
             raise ValueError(

@@ -5,6 +5,7 @@
 * :mod:`.classifiers` - naive Bayes and zeroR from counts, vectorised over folds;
 * :mod:`.cv` - paired, repeated, stratified cross-validation;
 * :mod:`.friedman`, :mod:`.pruned_tree` - Friedman-function data, LDA vs CART (1-SE);
+* :mod:`.direct` - accuracies drawn directly, without cross-validation;
 * :mod:`.scenario` - one replication of an experiment's scenario.
 """
 

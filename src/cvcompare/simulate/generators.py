@@ -32,6 +32,7 @@ __all__ = [
     "BinaryData",
     "bivariate_normal_accuracies",
     "bn_data",
+    "check_bivariate_normal",
     "check_theta_star",
     "nb_features_data",
     "nb_theta_g",
@@ -196,6 +197,27 @@ def bn_data(n: int, theta: object, rng: RngLike) -> BinaryData:
     return BinaryData(y=y, features=x)
 
 
+def check_bivariate_normal(sd: object, corr: object) -> tuple[float, float]:
+    """Check the standard deviation (> 0) and correlation (in (-1, 1)) of Eq. (10).
+
+    Returns
+    -------
+    sd, corr : float
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming ``sd`` or ``corr`` and what was expected.
+    """
+    sd = float(check_array(sd, "sd", ndim=0))
+    corr = float(check_array(corr, "corr", ndim=0))
+    if sd <= 0:
+        raise ValueError(f"sd: expected a standard deviation > 0, got {sd}")
+    if not -1.0 < corr < 1.0:
+        raise ValueError(f"corr: expected a correlation in (-1, 1), got {corr}")
+    return sd, corr
+
+
 def bivariate_normal_accuracies(
     n: int, delta: float, sd: float, corr: float, rng: RngLike
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -227,12 +249,7 @@ def bivariate_normal_accuracies(
     """
     n = check_int(n, "n", minimum=1)
     delta = float(check_array(delta, "delta", ndim=0))
-    sd = float(check_array(sd, "sd", ndim=0))
-    corr = float(check_array(corr, "corr", ndim=0))
-    if sd <= 0:
-        raise ValueError(f"sd: expected a standard deviation > 0, got {sd}")
-    if not -1.0 < corr < 1.0:
-        raise ValueError(f"corr: expected a correlation in (-1, 1), got {corr}")
+    sd, corr = check_bivariate_normal(sd, corr)
     gen = as_generator(rng)
     z = gen.standard_normal((2, n))
     x = sd * z[0]

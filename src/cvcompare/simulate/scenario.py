@@ -53,6 +53,9 @@ Generators (``generator.name``):
     Corani & Benavoli (2015), Secs. 2.3 and 3: no classifiers; the fold differences are
     drawn directly, Gaussian and equicorrelated; keys ``mean``, ``sd``, ``rho`` (see
     :mod:`~.gaussian_folds`).
+``bivariate_normal``
+    Benavoli et al. (2014), Sec. 4, Eq. (10): accuracies drawn directly, without
+    cross-validation; keys ``sd`` (0.12) and ``corr`` (0). See :mod:`.direct`.
 
 ``delta`` is a mapping for :func:`~.deltas.delta_distribution`; ``n_instances`` an int or
 a list of sizes drawn uniformly and independently per data set; ``cv`` has ``runs`` and
@@ -78,6 +81,8 @@ from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R
 from .cv import PairedCVResult, check_cv_design, paired_cv_binary, paired_cv_estimators
 from .deltas import delta_distribution
+from .direct import GENERATOR_KEYS as _DIRECT_KEYS
+from .direct import BivariateNormalPlan, bivariate_normal_plan
 from .friedman import (
     FRIEDMAN_LEARNERS,
     GroundTruth,
@@ -100,6 +105,7 @@ _GENERATOR_KEYS = {
     "bn_vs_zeror": {"alpha", "regenerate_degenerate", "negative_delta"},
     "friedman": {"learners", "settings", "per_function", "ground_truth", "regenerate_degenerate"},
     "gaussian_folds": GAUSSIAN_FOLDS_KEYS,
+    "bivariate_normal": set(_DIRECT_KEYS),
 }
 
 
@@ -467,10 +473,14 @@ def simulate_comparison(
         raise ValueError(f"ground_truth: only used by the 'friedman' generator, not {name!r}")
     if isinstance(plan, GaussianFoldsPlan):
         return SimulatedComparison(**plan.draw(gen))
+    if isinstance(plan, BivariateNormalPlan):
+        return plan.simulate(q, gen)
     return _binary_comparison(plan, q, gen)
 
 
-def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | GaussianFoldsPlan:
+def _plan(
+    scenario: Mapping, q: int
+) -> _BinaryPlan | _FriedmanPlan | BivariateNormalPlan | GaussianFoldsPlan:
     scenario = _require_mapping(scenario, "scenario")
     _check_keys(scenario, _TOP_KEYS, "scenario")
     if "generator" not in scenario:
@@ -486,6 +496,8 @@ def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | GaussianFo
         if "stratify" in scenario.get("cv", {}):
             raise ValueError("cv.stratify: the 'gaussian_folds' generator has no folds to stratify")
         return gaussian_folds_plan(gen_spec, scenario, q, _cv_design(scenario))
+    if name == "bivariate_normal":
+        return bivariate_normal_plan(gen_spec, scenario)
     return _binary_plan(gen_spec, scenario)
 
 

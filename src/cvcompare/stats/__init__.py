@@ -3,7 +3,8 @@
 One module per test family: correlated t-tests (:mod:`.ttest`), the Poisson-binomial
 test (:mod:`.poisson_binomial`), posterior odds (:mod:`.odds`), Friedman / Iman-Davenport
 / Nemenyi (:mod:`.friedman`) and the (Bayesian) signed-rank and sign tests
-(:mod:`.signed_rank`). Every test returns a frozen result object.
+(:mod:`.signed_rank`), the Bayesian sign test (:mod:`.sign`) and Holm's adjustment
+(:mod:`.multiple`). Every test returns a frozen result object.
 """
 
 from cvcompare.stats.friedman import (
@@ -14,12 +15,14 @@ from cvcompare.stats.friedman import (
     nemenyi_q_alpha,
     nemenyi_test,
 )
+from cvcompare.stats.multiple import holm_adjust
 from cvcompare.stats.odds import evidence_grade, posterior_odds
 from cvcompare.stats.poisson_binomial import (
     PoissonBinomialResult,
     poisson_binomial_pmf,
     poisson_binomial_test,
 )
+from cvcompare.stats.sign import SignPosterior, bayesian_sign_test, dirichlet_max_probs
 from cvcompare.stats.signed_rank import (
     bayesian_signed_rank,
     dp_signed_rank,
@@ -42,13 +45,17 @@ __all__ = [
     "NemenyiResult",
     "NormalGammaPrior",
     "PoissonBinomialResult",
+    "SignPosterior",
     "bayesian_correlated_ttest",
+    "bayesian_sign_test",
     "bayesian_signed_rank",
     "correlated_ttest",
     "critical_difference_cliques",
+    "dirichlet_max_probs",
     "dp_signed_rank",
     "evidence_grade",
     "friedman_test",
+    "holm_adjust",
     "idp_signed_rank",
     "nemenyi_q_alpha",
     "nemenyi_test",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from cvcompare._validation import check_array, check_int, check_probability
+from cvcompare._validation import check_array, check_int, check_probability, check_real
 
 __all__ = [
     "FriedmanResult",
@@ -221,10 +221,7 @@ def critical_difference_cliques(avg_ranks: object, cd: float) -> tuple[tuple[int
     ((3, 2), (2, 1, 0))
     """
     ranks = check_array(avg_ranks, "avg_ranks", ndim=1, min_size=2, axis_names=("models",))
-    try:
-        cd = float(cd)
-    except (TypeError, ValueError):
-        raise TypeError(f"cd: expected a number >= 0, got {cd!r}") from None
+    cd = check_real(cd, "cd", "a number >= 0")
     if not (math.isfinite(cd) and cd >= 0):
         raise ValueError(f"cd: expected a finite number >= 0, got {cd}")
     order = np.argsort(ranks, kind="stable")

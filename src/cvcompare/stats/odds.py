@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from cvcompare._validation import check_probability
+from cvcompare._validation import check_probability, check_real
 
 __all__ = ["evidence_grade", "posterior_odds"]
 
@@ -80,10 +80,7 @@ def evidence_grade(odds: float) -> Grade:
     >>> evidence_grade(posterior_odds(0.6, 0.03)), evidence_grade(21.0)
     ('positive', 'strong')
     """
-    try:
-        value = float(odds)
-    except (TypeError, ValueError):
-        raise TypeError(f"odds: expected a number >= 0, got {odds!r}") from None
+    value = check_real(odds, "odds", "a number >= 0")
     if math.isnan(value) or value < 0:
         raise ValueError(f"odds: expected a number >= 0 (inf allowed), got {value}")
     if value <= 1:

@@ -1,11 +1,12 @@
 """The Poisson-binomial test: comparing two learners over multiple data sets.
 
-On each of ``q`` data sets the Bayesian correlated t-test gives ``p_i = P(mu_i > 0)``,
-the posterior probability that the second learner is more accurate than the first. Each
-data set is treated as an independent Bernoulli trial with success probability ``p_i``;
-the number ``X`` of data sets on which the second learner wins then follows a
-Poisson-binomial distribution, and the test declares the second learner better when
-``P(X > q/2) > 1 - alpha``.
+The differences are first learner minus second (the paper writes second minus first; only
+the names swap). On each of ``q`` data sets the Bayesian correlated t-test gives
+``p_i = P(mu_i > 0)``, the posterior probability that the first learner is more accurate
+than the second. Each data set is treated as an independent Bernoulli trial with success
+probability ``p_i``; the number ``X`` of data sets on which the first learner wins then
+follows a Poisson-binomial distribution, and the test declares the first learner better
+when ``P(X > q/2) > 1 - alpha``.
 
 The distribution is computed exactly by the standard ``O(q^2)`` recursion over the data
 sets; the paper's Monte Carlo approximation (100,000 simulated coin vectors) is kept as
@@ -85,10 +86,23 @@ def poisson_binomial_pmf(p: object) -> np.ndarray:
     return pmf
 
 
+#: Size of the block of uniform draws simulated at once by the Monte Carlo option, in bytes
+#: (about 1 MiB, so memory does not grow with the number of simulated coin vectors).
+_CHUNK_BYTES = 1 << 20
+
+
 def _montecarlo_pmf(p: np.ndarray, n_samples: int, gen: np.random.Generator) -> np.ndarray:
-    """Relative frequencies of ``X`` over ``n_samples`` simulated vectors of ``q`` coins."""
-    wins = (gen.random((n_samples, p.size)) < p).sum(axis=1)
-    return np.bincount(wins, minlength=p.size + 1) / n_samples
+    """Relative frequencies of ``X`` over ``n_samples`` simulated vectors of ``q`` coins.
+
+    The vectors are simulated in blocks of about ``_CHUNK_BYTES``; the uniform draws are
+    consumed row by row, so the counts do not depend on the block length.
+    """
+    rows = max(1, _CHUNK_BYTES // (8 * p.size))
+    counts = np.zeros(p.size + 1, dtype=np.int64)
+    for start in range(0, n_samples, rows):
+        wins = (gen.random((min(rows, n_samples - start), p.size)) < p).sum(axis=1)
+        counts += np.bincount(wins, minlength=p.size + 1)
+    return counts / n_samples
 
 
 @dataclass(frozen=True)
@@ -103,13 +117,13 @@ class PoissonBinomialResult:
         Distribution of the number ``X`` of data sets with a positive mean difference
         (exact, or estimated by sampling when ``method == "montecarlo"``).
     prob_majority : float
-        ``P(X > q/2)``: the second learner wins on more than half the data sets.
+        ``P(X > q/2)``: the first learner wins on more than half the data sets.
     prob_majority_negative : float
-        ``P(X < q/2)``: the first learner wins on more than half the data sets.
+        ``P(X < q/2)``: the second learner wins on more than half the data sets.
     decision : bool
-        ``prob_majority > 1 - alpha``: the second learner is declared more accurate.
+        ``prob_majority > 1 - alpha``: the first learner is declared more accurate.
     decision_negative : bool
-        ``prob_majority_negative > 1 - alpha``: the first learner is declared more
+        ``prob_majority_negative > 1 - alpha``: the second learner is declared more
         accurate (the same rule with the learners swapped).
     alpha : float
         Size of the test.
@@ -150,7 +164,7 @@ def poisson_binomial_test(
     Parameters
     ----------
     x : array_like, shape (q, n)
-        Differences of accuracy (second learner minus first) on the ``n`` test folds of
+        Differences of the scores (first learner minus second) on the ``n`` test folds of
         each of ``q >= 2`` data sets; at least two folds.
     rho : float or array_like of shape (q,)
         Correlation heuristic ``n_test / n_total`` in [0, 1), one for all data sets or one
@@ -165,8 +179,9 @@ def poisson_binomial_test(
         Number of simulated coin vectors for ``method="montecarlo"``.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator, optional
         Source of randomness; required for ``method="montecarlo"``, unused otherwise.
-    scale : {"fraction", "percent"}
-        Scale of ``x``.
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x``; ``"raw"``: any score in its own unit (the test does not depend on
+        it).
 
     Returns
     -------
@@ -174,9 +189,10 @@ def poisson_binomial_test(
 
     Notes
     -----
-    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` (second learner
-    better). Swapping the learners maps ``p_i`` to ``1 - p_i`` and ``X`` to ``q - X``, so
-    the rule for the first learner is ``P(X < q/2) > 1 - alpha``; both are reported. With
+    The paper states the one-sided rule ``P(X > q/2) > 1 - alpha`` for the learner whose
+    score is the minuend (here the first). Swapping the learners maps ``p_i`` to
+    ``1 - p_i`` and ``X`` to ``q - X``, so the rule for the second learner is
+    ``P(X < q/2) > 1 - alpha``; both are reported. With
     ``q`` even, ``X = q/2`` counts for neither. A data set whose differences are all equal
     has ``p_i`` 0 or 1 by the sign of the mean, and 1/2 when they are all zero (see
     :func:`~cvcompare.stats.ttest.bayesian_correlated_ttest`).

@@ -18,9 +18,13 @@ The Bayesian tests share one Monte Carlo scheme: the posterior of the random dis
 weights, with ``A_ij = H(Z_i + Z_j - c)`` built from the Heaviside function ``H``
 (``H(0) = 1/2``, Sec. 3.2 of Benavoli et al., 2014). The weights are drawn as normalised Gamma
 variables in cache-sized chunks, so memory stays small whatever the number of draws (the
-weights drawn do not depend on the chunk length; the results only up to rounding). The forms
-of all draws of a chunk are evaluated at once, as one matrix product ``W @ [A_1 | A_2 | ...]``
-followed by row sums. The IDP draws the observation weights first and the
+weights drawn do not depend on the chunk length; the results only up to rounding). The
+``q x q`` matrices are never built: for fixed ``i``, ``A_ij`` is a step function of ``Z_j``,
+so after sorting the observations once (``O(q log q)``) every inner sum ``sum_j w_j A_ij`` is
+read off the prefix sums of the sorted weights, and a draw costs ``O(q)``
+(:class:`~cvcompare.stats._pair_sums.PairSums`); all draws of a chunk are evaluated at once.
+The draws equal those of the explicit matrix products up to the order of the floating-point
+additions. The IDP draws the observation weights first and the
 pseudo-observation's weights last, so :func:`dp_signed_rank` and :func:`idp_signed_rank`
 called with equal seeds use the same observation weights (common random numbers): the
 draw-wise ordering lower <= Dp(s -> 0) <= upper then holds exactly.
@@ -58,6 +62,7 @@ from cvcompare._validation import (
     check_scale,
 )
 from cvcompare.seeding import RngLike, as_generator
+from cvcompare.stats._pair_sums import PairSums
 from cvcompare.stats._results import BayesianDecisionMixin
 
 __all__ = [
@@ -328,39 +333,32 @@ def sign_test(
 # --------------------------------------------------------------------------------------------
 
 
-def _heaviside_pairs(z: np.ndarray, shift: float = 0.0) -> np.ndarray:
-    """Matrix ``H(z_i + z_j - shift)`` with ``H(0) = 1/2`` (Benavoli et al., 2014, Sec. 3.2)."""
-    return np.heaviside(np.add.outer(z, z) - shift, 0.5)
+def _dp_forms(w: np.ndarray, total: np.ndarray | float, below) -> list[np.ndarray]:
+    """``w (A - 1/2) w^T`` with ``A_ij = H(z_i + z_j)``, for sorted weights ``w`` (columns).
 
-
-def _dirichlet_quadratic_mean(alpha: np.ndarray, a: np.ndarray) -> float:
-    """Exact ``E[w A w^T]`` for ``w ~ Dir(alpha)``.
-
-    Uses ``E[w_i w_j] = (alpha_i alpha_j + delta_ij alpha_i) / (alpha_0 (alpha_0 + 1))`` with
-    ``alpha_0 = sum(alpha)``.
+    ``theta - 1/2 = w (A - 1/2) w^T`` because the weights sum to one. The row sums are
+    exactly zero when every pair ties (``below = total / 2``), so the all-ties case gives
+    ``theta = 1/2`` exactly (no rounding noise around the threshold). See
+    :class:`PairSums` for ``total`` and ``below``.
     """
-    a0 = float(alpha.sum())
-    return float((alpha @ a @ alpha + alpha @ np.diag(a)) / (a0 * (a0 + 1.0)))
+    b = below(0.0)
+    return [PairSums.forms(w, np.subtract(0.5 * total, b, out=b))]
 
 
-def _quadratic_forms(w: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """``w_k A_l w_k^T`` for every draw ``k`` and every matrix ``A_l`` of a stack.
+def _rope_forms(
+    w: np.ndarray, total: np.ndarray | float, below, low: float, high: float
+) -> list[np.ndarray]:
+    """``(theta_left, theta_rope, theta_right)`` for sorted weights ``w`` (columns).
 
-    Parameters
-    ----------
-    w : numpy.ndarray, shape (draws, m)
-        Weights, one draw per row.
-    a : numpy.ndarray, shape (n_forms, m, m)
-        The matrices.
-
-    Returns
-    -------
-    numpy.ndarray, shape (draws, n_forms)
-        Computed as one matrix product ``w @ [A_1 | A_2 | ...]`` followed by row sums.
+    The matrices are ``left = 1 - H(z_i + z_j - 2 low)`` (that is
+    ``H(2 low - (z_i + z_j))``), ``right = H(z_i + z_j - 2 high)`` and
+    ``rope = 1 - left - right``; with ``B(c) = w (1 - H(z_i + z_j - c)) w^T``, they are
+    ``B(2 low)``, ``B(2 high) - B(2 low)`` (exactly zero for a zero-width rope) and
+    ``total sum(w) - B(2 high)``. See :class:`PairSums` for ``total`` and ``below``.
     """
-    n_forms, m, _ = a.shape
-    wa = w @ a.transpose(1, 0, 2).reshape(m, n_forms * m)
-    return np.einsum("knj,kj->kn", wa.reshape(-1, n_forms, m), w)
+    b_low = PairSums.forms(w, below(2.0 * low))
+    b_high = PairSums.forms(w, below(2.0 * high))
+    return [b_low, b_high - b_low, np.ravel(total) * w.sum(axis=0) - b_high]
 
 
 def _exponential_chunks(
@@ -380,13 +378,12 @@ def _dp_theta_draws(
     z: np.ndarray, n_samples: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """Draws of ``P(Z >= -Z')`` under ``Dp(s -> 0)`` and the sums of the Gamma weights."""
-    # centred indicator: theta - 1/2 = w (A - 1/2) w^T because the weights sum to one, so
-    # the all-ties case gives theta = 1/2 exactly (no rounding noise around the threshold)
-    centred = (_heaviside_pairs(z) - 0.5)[None]
+    pairs = PairSums(z, (0.0,))
     thetas, totals = [], []
     for g_obs in _exponential_chunks(rng, z.size, n_samples):
         total = g_obs.sum(axis=1)
-        d = _quadratic_forms(g_obs / total[:, None], centred)[:, 0]
+        w, prefix = pairs.sort(g_obs / total[:, None])
+        d = _dp_forms(w, prefix[-1:], lambda c, p=prefix: pairs.below(p, c))[0]
         thetas.append(0.5 + np.clip(d, -0.5, 0.5))  # |d| <= 1/2 up to rounding
         totals.append(total)
     return np.concatenate(thetas), np.concatenate(totals)
@@ -495,7 +492,7 @@ def dp_signed_rank(
     p, mc_se = _mc_probability(draws > 0.5)
     return DPSignedRankPosterior(
         n=int(z.size),
-        mean=_dirichlet_quadratic_mean(np.ones(z.size), _heaviside_pairs(z)),
+        mean=0.5 + PairSums(z, (0.0,)).dirichlet_means(np.ones(z.size), _dp_forms)[0],
         prob_greater=p,
         mc_se=mc_se,
         n_samples=n_samples,
@@ -629,13 +626,15 @@ def idp_signed_rank(
     upper = theta + w0 * (2.0 - w0) * (1.0 - theta)
     (p_lo, se_lo), (p_up, se_up) = _mc_probability(lower > 0.5), _mc_probability(upper > 0.5)
     alpha = np.concatenate([[s], np.ones(z.size)])
-    lo_mat = _heaviside_pairs(np.concatenate([[-np.inf], z]))
-    up_mat = _heaviside_pairs(np.concatenate([[np.inf], z]))
+    lower_mean, upper_mean = (
+        0.5 + PairSums(np.concatenate([[z0], z]), (0.0,)).dirichlet_means(alpha, _dp_forms)[0]
+        for z0 in (-np.inf, np.inf)
+    )
     return IDPSignedRankPosterior(
         n=int(z.size),
         s=s,
-        lower_mean=_dirichlet_quadratic_mean(alpha, lo_mat),
-        upper_mean=_dirichlet_quadratic_mean(alpha, up_mat),
+        lower_mean=lower_mean,
+        upper_mean=upper_mean,
         lower_prob=p_lo,
         upper_prob=p_up,
         lower_mc_se=se_lo,
@@ -755,22 +754,23 @@ def bayesian_signed_rank(
     low, high = check_rope(rope) if scale == "raw" else check_fraction_rope(rope)
     s = check_positive(prior_strength, "prior_strength")
     n_samples, gen = _check_mc(n_samples, rng)
-    z_aug = np.concatenate([[0.0], z])
-    right = _heaviside_pairs(z_aug, 2.0 * high)
-    left = 1.0 - _heaviside_pairs(z_aug, 2.0 * low)  # H(2 low - (z_i + z_j)), exactly
-    forms = np.stack([left, 1.0 - left - right, right])
+    pairs = PairSums(np.concatenate([[0.0], z]), (2.0 * low, 2.0 * high))
     g0 = gen.standard_gamma(s, n_samples)  # the pseudo-observation's weights come first
     parts, start = [], 0
     for g_obs in _exponential_chunks(gen, z.size, n_samples):
         w = np.column_stack([g0[start : start + g_obs.shape[0]], g_obs])
         w /= w.sum(axis=1, keepdims=True)
         start += g_obs.shape[0]
-        parts.append(_quadratic_forms(w, forms))
+        w, prefix = pairs.sort(w)
+        forms = _rope_forms(w, prefix[-1:], lambda c, p=prefix: pairs.below(p, c), low, high)
+        parts.append(np.column_stack(forms))
     draws = np.concatenate(parts)
     is_max = draws >= draws.max(axis=1, keepdims=True) - _TIE_TOLERANCE
     p_left, p_rope, p_right = (is_max / is_max.sum(axis=1, keepdims=True)).mean(axis=0)
     alpha = np.concatenate([[s], np.ones(z.size)])
-    mean_theta = tuple(_dirichlet_quadratic_mean(alpha, m) for m in forms)
+    mean_theta = tuple(
+        pairs.dirichlet_means(alpha, lambda w, t, below: _rope_forms(w, t, below, low, high))
+    )
     return SignedRankPosterior(
         p_left=float(p_left),
         p_rope=float(p_rope),

@@ -31,10 +31,11 @@ from scipy import stats
 from cvcompare._validation import (
     check_array,
     check_choice,
-    check_fraction_rope,
     check_int,
     check_probability,
+    check_real,
     check_scale,
+    check_scaled_rope,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -188,17 +189,18 @@ def correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy (second learner minus first, say) on the ``n = m k``
-        test folds of ``m`` runs of ``k``-fold cross-validation; at least two.
+        Differences of the scores (first learner minus second: positive values speak for
+        the first learner) on the ``n = m k`` test folds of ``m`` runs of ``k``-fold
+        cross-validation; at least two.
     rho : float
         Correlation between the differences, in [0, 1); the heuristic is
         ``n_test / n_total`` (``1/k`` for ``k``-fold cross-validation). ``rho = 0`` gives
         the one-sample t-test.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the mean difference is positive.
-    scale : {"fraction", "percent"}
+    scale : {"fraction", "percent", "raw"}
         Scale of ``x``; percentages are divided by 100 (``mean`` and ``std_err`` are
-        fractions).
+        fractions); ``"raw"``: any score in its own unit (no range check).
 
     Returns
     -------
@@ -286,11 +288,13 @@ class NormalGammaPrior:
     b: float = 0.0
 
     def __post_init__(self) -> None:
+        for name in ("mu0", "k0", "a", "b"):
+            check_real(getattr(self, name), f"prior.{name}")  # no bool, no text
         for name in ("mu0", "a", "b"):
             value = getattr(self, name)
-            if not isinstance(value, (int, float, np.number)) or not math.isfinite(value):
+            if not math.isfinite(value):
                 raise ValueError(f"prior.{name}: expected a finite number, got {value!r}")
-        if not isinstance(self.k0, (int, float, np.number)) or not self.k0 > 0:
+        if not self.k0 > 0:
             raise ValueError(f"prior.k0: expected a number > 0 (inf allowed), got {self.k0!r}")
         if self.b < 0:
             raise ValueError(f"prior.b: expected a rate >= 0, got {self.b}")
@@ -358,10 +362,11 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     rope : tuple of float
         Region of practical equivalence ``(low, high)``, fraction scale.
     p_left, p_rope, p_right : float
-        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``.
+        Posterior probabilities of ``mu < low``, ``low < mu < high`` and ``mu > high``: the
+        first learner is practically worse, practically equivalent or practically better.
     p_positive : float
-        ``P(mu > 0 | x)``; equals ``1 - p`` of the one-sided frequentist correlated t-test
-        under the matching prior.
+        ``P(mu > 0 | x)``, the probability that the first learner is better; equals
+        ``1 - p`` of the one-sided frequentist correlated t-test under the matching prior.
     n : int
         Number of differences.
     rho : float
@@ -405,7 +410,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
 
     def cdf(self, value: float) -> float:
         """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``)."""
-        value = float(value)
+        value = check_real(value, "value")
         return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
@@ -447,17 +452,20 @@ def bayesian_correlated_ttest(
     Parameters
     ----------
     x : array_like, shape (n,)
-        Differences of accuracy on the ``n = m k`` test folds; at least two.
+        Differences of the scores (first learner minus second) on the ``n = m k`` test
+        folds; at least two.
     rho : float
         Correlation heuristic ``n_test / n_total``, in [0, 1).
     rope : tuple of float
-        Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, always
-        on the fraction scale (``(-0.01, 0.01)`` is one accuracy point); ends of magnitude
-        1 or more are refused as percentages.
+        Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, on the
+        fraction scale for accuracies (``(-0.01, 0.01)`` is one accuracy point; ends of
+        magnitude 1 or more are refused as percentages), in the score's unit when
+        ``scale="raw"``.
     prior : "matching" or NormalGammaPrior
         ``"matching"`` (the default) is ``NormalGammaPrior(0, inf, -1/2, 0)``.
-    scale : {"fraction", "percent"}
-        Scale of ``x``; percentages are divided by 100.
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x``; percentages are divided by 100; ``"raw"``: any score in its own
+        unit.
 
     Returns
     -------
@@ -485,7 +493,7 @@ def bayesian_correlated_ttest(
     """
     arr = _check_differences(x, scale)
     rho = _check_rho(rho)
-    low, high = check_fraction_rope(rope)
+    low, high = check_scaled_rope(rope, scale)
     if isinstance(prior, str) and prior == "matching":
         prior = MATCHING_PRIOR
     elif not isinstance(prior, NormalGammaPrior):

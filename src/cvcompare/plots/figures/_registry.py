@@ -12,11 +12,13 @@ experiment file names one in ``figure.function``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-__all__ = ["FIGURES", "register_figure", "select"]
+__all__ = ["FIGURES", "errorbar_2se", "register_figure", "select"]
 
 FigureFunction = Callable[..., Figure]
 FIGURES: dict[str, FigureFunction] = {}
@@ -40,3 +42,12 @@ def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFr
         known = sorted(table["metric"].unique())
         raise ValueError(f"aggregate: no rows for metric {metric!r} (metrics: {known})")
     return sel
+
+
+def errorbar_2se(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:
+    """Draw ``value`` against column ``x`` (sorted) with error bars of two standard errors.
+
+    ``style`` goes to :meth:`matplotlib.axes.Axes.errorbar` (marker, linestyle, label, ...).
+    """
+    rows = rows.sort_values(x)
+    ax.errorbar(rows[x], rows["value"], yerr=2 * rows["se"], capsize=2, **style)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select
 
 __all__ = ["figure_h_f2", "figure_p_f2a", "figure_p_f2b"]
 
@@ -125,19 +125,10 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     ax = fig.subplots()
     for metric, test, label, marker, style in series:
         g = select(aggregate, metric, ["q"])
-        g = g[g["test"] == test].sort_values("q")
+        g = g[g["test"] == test]
         if g.empty:
             raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
-        ax.errorbar(
-            g["q"],
-            g["value"],
-            yerr=2 * g["se"],
-            marker=marker,
-            linestyle=style,
-            capsize=2,
-            markersize=4,
-            label=label,
-        )
+        errorbar_2se(ax, g, "q", marker=marker, linestyle=style, markersize=4, label=label)
     ax.set_xlabel("number of data sets q")
     ax.set_ylabel("probability / rate")
     ax.set_ylim(-0.02, 1.02)

@@ -1,0 +1,161 @@
+"""Figures of the hierarchical model on the real cross-validation results.
+
+Both read figure data computed by the analyses of
+:mod:`cvcompare.experiments.analyses.hierarchical_real` (densities, boxplot statistics) and
+compute nothing themselves.
+
+References
+----------
+Corani, G., Benavoli, A., Demšar, J., Mangili, F. & Zaffalon, M. (2017). Statistical
+comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
+1817-1837, Figs. 7 and 8.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cvcompare.plots.figures._registry import register_figure
+
+__all__ = ["figure_h_f7", "figure_h_f8"]
+
+_CURVES = {
+    "shrinkage": {"color": "black", "linewidth": 2.5, "label": "shrinkage estimates"},
+    "hyper": {"color": "tab:red", "linewidth": 1.2, "label": "hierarchical prior on ν"},
+    "gamma": {
+        "color": "tab:blue",
+        "linewidth": 1.2,
+        "linestyle": "--",
+        "label": "Gamma(2, 0.1) prior on ν",
+    },
+}
+_BOX_STATS = ("whislo", "q1", "med", "q3", "whishi")
+
+
+def _check(data: pd.DataFrame | None, needed: list[str]) -> pd.DataFrame:
+    if data is None or data.empty:
+        raise ValueError("data: this figure is drawn from the analysis' figure data")
+    missing = [c for c in needed if c not in data.columns]
+    if missing:
+        raise ValueError(f"data: missing column(s) {missing}")
+    return data
+
+
+def _pair_title(pair: str) -> str:
+    return pair.replace("-", " vs ", 1)
+
+
+@register_figure
+def figure_h_f7(
+    aggregate: pd.DataFrame, *, title: str | None = None, data: pd.DataFrame | None = None
+) -> Figure:
+    """Densities of the shrinkage estimates and of the next data set's difference (Fig. 7).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        The analysis' aggregate table (not drawn).
+    title : str, optional
+        Figure title.
+    data : pandas.DataFrame
+        Figure data with ``pair``, ``curve`` (``shrinkage``, ``hyper``, ``gamma``), ``x``,
+        ``density``, ``rope_low`` and ``rope_high``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per pair: the density of the shrinkage estimates in thick black (the
+        paper's stand-in for the true distribution of the ``delta_i``) and the densities of
+        the difference on a new data set under the two priors on ``nu``; the rope dotted.
+    """
+    data = _check(data, ["pair", "curve", "x", "density", "rope_low", "rope_high"])
+    pairs = list(dict.fromkeys(data["pair"]))
+    fig = Figure(figsize=(5.0 * len(pairs), 4.0), layout="constrained")
+    axes = fig.subplots(1, len(pairs), squeeze=False)[0]
+    for ax, pair in zip(axes, pairs, strict=True):
+        sel = data[data["pair"] == pair]
+        for curve, style in _CURVES.items():
+            g = sel[sel["curve"] == curve]
+            ax.plot(g["x"], g["density"], **style)
+        for end in (sel["rope_low"].iloc[0], sel["rope_high"].iloc[0]):
+            ax.axvline(end, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_title(_pair_title(pair))
+        ax.set_xlabel("difference of accuracy δ")
+        ax.set_ylim(bottom=0)
+    axes[0].set_ylabel("density")
+    axes[-1].legend(loc="upper left", fontsize="small", frameon=False)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def _boxes(data: pd.DataFrame) -> list[dict]:
+    """The boxes of :meth:`matplotlib.axes.Axes.bxp` from the long boxplot statistics."""
+    wide = data[data["stat"] != "flier"].pivot_table(
+        index=["position", "dataset"], columns="stat", values="value"
+    )
+    fliers = data[data["stat"] == "flier"].groupby("position")["value"].apply(list)
+    return [
+        {**{k: row[k] for k in (*_BOX_STATS, "mean")}, "fliers": fliers.get(pos, []), "label": name}
+        for (pos, name), row in wide.iterrows()
+    ]
+
+
+def _draw_boxes(ax, boxes: list[dict], low: float, high: float, mean_label: str) -> None:
+    ax.axhspan(low, high, color="0.88", zorder=0, label=f"rope ({low:g}, {high:g})")
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.bxp(
+        boxes,
+        widths=0.6,
+        flierprops={"marker": "o", "markersize": 2.5, "markerfacecolor": "none"},
+        medianprops={"color": "black"},
+    )
+    means = [b["mean"] for b in boxes]
+    ax.plot(range(1, len(boxes) + 1), means, "o", color="tab:red", markersize=3, label=mean_label)
+
+
+@register_figure
+def figure_h_f8(
+    aggregate: pd.DataFrame, *, title: str | None = None, data: pd.DataFrame | None = None
+) -> Figure:
+    """Boxplots of the fold differences of every data set and of their means (Fig. 8).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        The analysis' aggregate table (not drawn).
+    title : str, optional
+        Figure title.
+    data : pandas.DataFrame
+        Figure data with ``pair``, ``sample`` (``folds``, ``means``), ``dataset``,
+        ``position``, ``stat`` (``whislo``, ``q1``, ``med``, ``q3``, ``whishi``, ``mean``,
+        ``flier``), ``value``, ``rope_low`` and ``rope_high``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: one box per data set of its fold differences (Tukey's hinges and whiskers,
+        outliers as circles, the mean as a red dot). Right: one box of the data sets' mean
+        differences, on a finer scale. The rope shaded in both.
+    """
+    needed = ["pair", "sample", "dataset", "position", "stat", "value", "rope_low", "rope_high"]
+    data = _check(data, needed)
+    pair = data["pair"].iloc[0]
+    first, second = pair.split("-", 1)
+    low, high = data["rope_low"].iloc[0], data["rope_high"].iloc[0]
+    folds = _boxes(data[data["sample"] == "folds"])
+    means = _boxes(data[data["sample"] == "means"])
+    fig = Figure(figsize=(max(9.0, 0.22 * len(folds) + 1.5), 4.8), layout="constrained")
+    ax, ax_means = fig.subplots(1, 2, gridspec_kw={"width_ratios": [len(folds), 4]})
+    _draw_boxes(ax, folds, low, high, "mean difference on the data set")
+    ax.tick_params(axis="x", labelrotation=90, labelsize=7)
+    ax.set_ylabel(f"difference of accuracy, {first} minus {second}")
+    ax.set_title("fold differences on each data set", fontsize="medium")
+    ax.legend(loc="lower left", fontsize="small", frameon=False)
+    _draw_boxes(ax_means, means, low, high, "mean")
+    ax_means.set_xticks([1], ["mean differences\nof the data sets"])
+    ax_means.set_title("the data sets' means", fontsize="medium")
+    if title:
+        fig.suptitle(title)
+    return fig

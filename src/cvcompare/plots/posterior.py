@@ -1,0 +1,402 @@
+"""Plots of the posteriors of a comparison of two learners, and of all pairs of learners.
+
+Every function draws what it is given (posterior draws, a density on a grid, estimates per
+data set) and computes no statistic. Differences are first learner minus second: *right*
+means that the first learner is practically better, *left* that the second is, *rope* that
+they are practically equivalent. Each function draws on a given
+:class:`~matplotlib.axes.Axes` or on a new :class:`~matplotlib.figure.Figure` made without
+:mod:`matplotlib.pyplot` (any backend, no global state), and gives its main artists a
+``gid`` so that what was drawn can be checked.
+
+References
+----------
+Benavoli, A., Corani, G., Demsar, J. & Zaffalon, M. (2017). Time for a change: a tutorial for
+comparing multiple classifiers through Bayesian analysis. JMLR 18(77), Figs. 4-9 (simplex
+plots, posterior densities with the rope). Corani, G., Benavoli, A., Demsar, J., Mangili, F. &
+Zaffalon, M. (2017). Statistical comparison of classifiers through Bayesian hierarchical
+modelling. Machine Learning 106, Sec. 3.3 and Fig. 7 (shrinkage). Benavoli et al. (2014),
+ICML, Fig. 2 (lower and upper posteriors of the IDP).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from cvcompare._validation import check_array, check_rope
+
+__all__ = [
+    "plot_idp",
+    "plot_pairwise_heatmap",
+    "plot_posterior_density",
+    "plot_shrinkage",
+    "plot_simplex",
+    "simplex_coordinates",
+]
+
+_SQRT3 = float(np.sqrt(3.0))
+
+
+def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
+    return Figure(figsize=size, layout="constrained").add_subplot() if ax is None else ax
+
+
+def _names(names: Sequence[str]) -> tuple[str, str]:
+    if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names: expected the two learners' names, got {names!r}")
+    return names[0], names[1]
+
+
+def simplex_coordinates(points: object) -> np.ndarray:
+    """Project ``(left, rope, right)`` probabilities onto the plane of the simplex plot.
+
+    The vertices are left ``(0, 0)``, right ``(1, 0)`` and rope ``(1/2, sqrt(3)/2)``: an
+    equilateral triangle with unit sides, as in baycomp's simplex plot.
+
+    Parameters
+    ----------
+    points : array_like, shape (n, 3)
+        Rows ``(left, rope, right)`` summing to one.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, 2)
+    """
+    p = check_array(points, "points", ndim=2, axis_names=("draws", "regions"))
+    if p.shape[1] != 3:
+        raise ValueError(f"points: expected 3 columns (left, rope, right), got {p.shape[1]}")
+    left, rope, right = p.T
+    return np.column_stack([right + rope / 2.0, rope * _SQRT3 / 2.0])
+
+
+def plot_simplex(
+    draws: object,
+    *,
+    names: Sequence[str],
+    probs: Sequence[float] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Simplex (ternary) plot of posterior draws of ``(theta_left, theta_rope, theta_right)``.
+
+    Each draw is a point of the triangle whose corners are the three regions; the lines from
+    the centre to the middles of the sides split it into the parts where left, rope or right
+    is the most probable region, so the share of points in each part is the posterior
+    probability of that region (as in baycomp and Benavoli et al., 2017, Fig. 5).
+
+    Parameters
+    ----------
+    draws : array_like, shape (n, 3)
+        Posterior draws of the three region probabilities (e.g. ``SignedRankPosterior.draws``
+        or ``SignPosterior.draws``).
+    names : pair of str
+        The first and second learner: the right corner is the first, the left corner the
+        second.
+    probs : triple of float, optional
+        ``(p_left, p_rope, p_right)`` written at the corners.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw.
+    title : str, optional
+        Title of the plot.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The points have ``gid="draws"``, the triangle ``gid="simplex"`` and the region
+        borders ``gid="region-border"``.
+    """
+    first, second = _names(names)
+    xy = simplex_coordinates(draws)
+    ax = _axes(ax, (5.0, 4.6))
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, _SQRT3 / 2.0], [0.0, 0.0]])
+    ax.plot(corners[:, 0], corners[:, 1], color="black", linewidth=1.0, gid="simplex")
+    centre = simplex_coordinates([[1 / 3, 1 / 3, 1 / 3]])[0]
+    mids = simplex_coordinates([[0.5, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.5]])
+    for mx, my in mids:
+        ax.plot(
+            [centre[0], mx],
+            [centre[1], my],
+            color="0.4",
+            linestyle="--",
+            linewidth=0.8,
+            gid="region-border",
+        )
+    ax.scatter(
+        xy[:, 0],
+        xy[:, 1],
+        s=2,
+        alpha=0.25,
+        color="tab:blue",
+        linewidths=0,
+        gid="draws",
+        rasterized=True,
+    )
+    labels = (f"{second} better", "equivalent (rope)", f"{first} better")
+    if probs is not None:
+        p = check_array(probs, "probs", ndim=1)
+        if p.size != 3:
+            raise ValueError(f"probs: expected (p_left, p_rope, p_right), got {p.size} values")
+        labels = tuple(f"{text}\np = {v:.3f}" for text, v in zip(labels, p, strict=True))
+    ax.text(0.0, -0.04, labels[0], ha="center", va="top")
+    ax.text(0.5, _SQRT3 / 2 + 0.03, labels[1], ha="center", va="bottom")
+    ax.text(1.0, -0.04, labels[2], ha="center", va="top")
+    ax.set_xlim(-0.25, 1.25)
+    ax.set_ylim(-0.25, 1.08)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_posterior_density(
+    grid: object,
+    density: object,
+    *,
+    rope: tuple[float, float],
+    names: Sequence[str],
+    ax: Axes | None = None,
+    title: str | None = None,
+    xlabel: str | None = None,
+    label: str | None = None,
+) -> Axes:
+    """Posterior density of the mean difference, with the rope shaded.
+
+    Parameters
+    ----------
+    grid, density : array_like, shape (m,)
+        Points of the difference and the posterior density there (e.g.
+        ``CorrelatedTPosterior.distribution.pdf(grid)`` or
+        ``HierarchicalResult.next_dataset_density(grid)``).
+    rope : tuple of float
+        ``(low, high)``, shaded.
+    names : pair of str
+        The first and second learner, written on the side where each is better.
+    ax, title, xlabel, label : optional
+        Where to draw, the title, the x-axis label (default: the difference, first minus
+        second, by name) and the curve's legend entry.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The curve has ``gid="density"``, the shaded rope ``gid="rope"``.
+    """
+    first, second = _names(names)
+    x = check_array(grid, "grid", ndim=1, min_size=2, axis_names=("points",))
+    y = check_array(density, "density", ndim=1, min_size=2, axis_names=("points",))
+    if x.size != y.size:
+        raise ValueError(f"density: expected {x.size} values (one per grid point), got {y.size}")
+    low, high = check_rope(rope)
+    ax = _axes(ax, (6.0, 3.4))
+    ax.axvspan(
+        low,
+        high,
+        color="tab:orange",
+        alpha=0.25,
+        linewidth=0,
+        gid="rope",
+        label=f"rope [{low:g}, {high:g}]",
+    )
+    ax.fill_between(x, y, color="tab:blue", alpha=0.2, linewidth=0)
+    ax.plot(x, y, color="tab:blue", gid="density", label=label or "posterior density")
+    ax.axvline(0.0, color="0.3", linewidth=0.8)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(xlabel or f"difference of the scores ({first} minus {second})")
+    ax.set_ylabel("density")
+    ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
+    ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
+    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.88), frameon=False, fontsize="small")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_shrinkage(
+    sample_means: object,
+    shrinkage: object,
+    interval: object,
+    datasets: Sequence[str],
+    *,
+    rope: tuple[float, float],
+    names: Sequence[str],
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Forest plot: each data set's sample mean difference and its hierarchical estimate.
+
+    Parameters
+    ----------
+    sample_means : array_like, shape (q,)
+        Mean of the fold differences of each data set.
+    shrinkage : array_like, shape (q,)
+        Posterior mean of each data set's difference ``delta_i`` (the shrinkage estimate).
+    interval : array_like, shape (q, 2)
+        A credible interval of each ``delta_i`` (lower, upper).
+    datasets : sequence of str, length q
+        Names of the data sets (one row each, top to bottom).
+    rope : tuple of float
+        Shaded.
+    names : pair of str
+        The first and second learner.
+    ax, title : optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Sample means ``gid="sample-mean"``, estimates ``gid="shrinkage"`` (row ``i`` at
+        ``y = q - 1 - i``), intervals ``gid="interval"``, rope ``gid="rope"``.
+    """
+    first, second = _names(names)
+    means = check_array(sample_means, "sample_means", ndim=1, min_size=1)
+    est = check_array(shrinkage, "shrinkage", ndim=1)
+    ci = check_array(interval, "interval", ndim=2)
+    q = means.size
+    if est.size != q or ci.shape != (q, 2) or len(datasets) != q:
+        raise ValueError(
+            f"shrinkage, interval, datasets: expected {q} data sets like sample_means, got "
+            f"{est.size}, {ci.shape[0]} and {len(datasets)}"
+        )
+    low, high = check_rope(rope)
+    y = np.arange(q)[::-1].astype(float)
+    ax = _axes(ax, (6.5, 1.2 + 0.22 * q))
+    ax.axvspan(low, high, color="tab:orange", alpha=0.25, linewidth=0, gid="rope", label="rope")
+    ax.axvline(0.0, color="0.3", linewidth=0.8)
+    ax.hlines(
+        y,
+        ci[:, 0],
+        ci[:, 1],
+        color="tab:blue",
+        linewidth=1.2,
+        gid="interval",
+        label="95% credible interval",
+    )
+    ax.scatter(
+        est, y, color="tab:blue", s=18, zorder=3, gid="shrinkage", label="hierarchical estimate"
+    )
+    ax.scatter(
+        means, y, marker="x", color="black", s=18, zorder=3, gid="sample-mean", label="sample mean"
+    )
+    ax.set_yticks(y, list(datasets), fontsize="small")
+    ax.set_ylim(-1, q)
+    ax.set_xlabel(f"difference of the scores ({first} minus {second})")
+    ax.figure.legend(loc="outside lower center", ncol=4, frameon=False, fontsize="small")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_idp(
+    lower_draws: object,
+    upper_draws: object,
+    *,
+    names: Sequence[str],
+    bins: int = 50,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Lower and upper posterior distributions of the IDP signed-rank test.
+
+    Histograms (as densities) of the draws of ``theta = P(Z >= -Z')`` under the two extreme
+    priors of the imprecise Dirichlet process; the first learner is preferred when even the
+    lower posterior puts more than the decision threshold above 1/2 (Benavoli et al., 2014,
+    Eq. 9).
+
+    Parameters
+    ----------
+    lower_draws, upper_draws : array_like, shape (n,)
+        ``IDPSignedRankPosterior.lower_draws`` and ``upper_draws``.
+    names : pair of str
+        The first and second learner.
+    bins : int
+        Number of equal bins on [0, 1].
+    ax, title : optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Histograms ``gid="lower"`` and ``gid="upper"`` (one patch each, a step outline), the
+        line at 1/2 ``gid="half"``.
+    """
+    first, second = _names(names)
+    lo = check_array(lower_draws, "lower_draws", ndim=1, min_size=1)
+    up = check_array(upper_draws, "upper_draws", ndim=1, min_size=1)
+    ax = _axes(ax, (6.0, 3.4))
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    for draws, gid, color, text in (
+        (lo, "lower", "tab:red", "lower posterior"),
+        (up, "upper", "tab:green", "upper posterior"),
+    ):
+        _, _, patches = ax.hist(
+            draws, bins=edges, density=True, histtype="step", color=color, linewidth=1.5, label=text
+        )
+        for patch in patches:
+            patch.set_gid(gid)
+    ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1.0, gid="half")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"theta = P(Z + Z' > 0), Z the difference {first} minus {second} on a data set")
+    ax.set_ylabel("density")
+    ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
+    ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
+    ax.legend(loc="upper center", frameon=False, fontsize="small")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_pairwise_heatmap(
+    matrix: object,
+    names: Sequence[str],
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    colorbar_label: str = "probability",
+) -> Axes:
+    """Heat map of a learners x learners matrix of probabilities, values written in the cells.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (k, k)
+        Entry ``[i, j]`` for the pair (row learner ``i`` first, column learner ``j`` second),
+        in [0, 1]; NaN cells (the diagonal) are left blank.
+    names : sequence of str, length k
+        The learners.
+    ax, title, colorbar_label : optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The image has ``gid="heatmap"`` and holds ``matrix`` as its data.
+    """
+    m = np.asarray(matrix, dtype=float)
+    k = len(names)
+    if m.shape != (k, k):
+        raise ValueError(f"matrix: expected shape ({k}, {k}) for {k} learners, got {m.shape}")
+    finite = m[np.isfinite(m)]
+    if np.any((finite < 0) | (finite > 1)):
+        raise ValueError("matrix: expected probabilities in [0, 1] (NaN for blank cells)")
+    ax = _axes(ax, (1.6 + 0.9 * k, 1.2 + 0.8 * k))
+    image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
+    image.set_gid("heatmap")
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(m[i, j]):
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    color="black" if m[i, j] > 0.6 else "white",
+                    fontsize="small",
+                )
+    ax.set_xticks(range(k), list(names), rotation=45, ha="right")
+    ax.set_yticks(range(k), list(names))
+    ax.set_xlabel("second learner")
+    ax.set_ylabel("first learner")
+    ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
+    if title:
+        ax.set_title(title)
+    return ax

@@ -1,0 +1,455 @@
+"""Every test of the package on a user's fold-level results: two learners or all pairs.
+
+:func:`compare_learners` runs, for each pair of learners, the per-data-set correlated
+t-tests (frequentist and Bayesian), the Poisson-binomial test, the Wilcoxon signed-rank and
+sign tests (with Holm-adjusted p-values across the pairs), the Bayesian signed-rank and sign
+tests with a rope, the IDP signed-rank test and the hierarchical model; with three or more
+learners also the Friedman / Iman-Davenport / Nemenyi procedure. It returns the results
+themselves (the library's result objects); :mod:`cvcompare.report.render` writes them out.
+
+Differences are first learner minus second after orienting the scores so that higher is
+better (``higher_is_better=False`` negates losses such as RMSE): *right* means that the
+first learner is better. The Monte Carlo streams are keyed by ``(seed, first, second,
+test)`` exactly as in ``cvcompare compare``, so both give the same numbers for a pair.
+
+References
+----------
+Corani & Benavoli (2015), Secs. 2-3; Benavoli et al. (2014); Benavoli et al. (2017), Sec. 5;
+Corani et al. (2017), Sec. 3; Demsar (2006), Secs. 3.1-3.2; Holm (1979).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from cvcompare import __version__
+from cvcompare._validation import check_choice, check_int, check_probability, check_scaled_rope
+from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
+from cvcompare.io import fold_differences, mean_differences, mean_score_matrix
+from cvcompare.seeding import replication_seed_sequence
+from cvcompare.stats import (
+    CorrelatedTPosterior,
+    CorrelatedTTestResult,
+    FriedmanResult,
+    NemenyiResult,
+    PoissonBinomialResult,
+    SignPosterior,
+    bayesian_correlated_ttest,
+    bayesian_sign_test,
+    bayesian_signed_rank,
+    correlated_ttest,
+    dp_signed_rank,
+    friedman_test,
+    holm_adjust,
+    idp_signed_rank,
+    nemenyi_test,
+    poisson_binomial_test,
+    sign_test,
+    wilcoxon_test,
+)
+from cvcompare.stats.signed_rank import (
+    IDP_DEFAULT_S,
+    DPSignedRankPosterior,
+    IDPSignedRankPosterior,
+    SignedRankPosterior,
+    SignedRankTestResult,
+    SignTestResult,
+)
+
+__all__ = [
+    "TESTS",
+    "ComparisonResults",
+    "PairResult",
+    "Settings",
+    "compare_learners",
+    "run_test",
+    "seed_key",
+]
+
+#: Key of the Monte Carlo streams, shared with ``cvcompare compare``.
+SEED_KEY = "cvcompare-compare"
+
+
+def seed_key(seed: int, first: str, second: str, test: str):
+    """The seed sequence of one test on one pair (the same in ``compare`` and ``report``)."""
+    return replication_seed_sequence(seed, SEED_KEY, first, second, test)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything needed to cite and rerun a comparison.
+
+    Attributes
+    ----------
+    rho : float
+        Correlation of the fold differences (``1/k`` for k-fold cross-validation).
+    rope : tuple of float
+        Region of practical equivalence, in the unit of the differences.
+    alpha : float
+        Size of the frequentist tests.
+    threshold : float
+        Posterior probability above which a Bayesian test decides (0.95).
+    seed : int
+        Root seed of every Monte Carlo stream and of the Stan sampler.
+    n_samples : int
+        Monte Carlo draws of the signed-rank, sign and IDP tests.
+    scale : str
+        ``"fraction"`` (accuracies), ``"percent"`` or ``"raw"`` (any other score).
+    higher_is_better : bool
+        Whether higher scores are better (False for losses, whose differences are negated).
+    hierarchical : bool
+        Whether the hierarchical model was fitted.
+    chains, warmup, draws : int
+        NUTS settings of the hierarchical model (the paper's 4 x (1000 + 1000) by default).
+    signed_rank_prior : float
+        Weight of the pseudo-observation at 0 of the Bayesian signed-rank test (0.5).
+    sign_prior : float
+        Pseudo-observations of the Bayesian sign test, placed in the rope (1).
+    idp_s : float
+        Strength of the IDP prior.
+    correlated_t_prior : str
+        Prior of the Bayesian correlated t-test.
+    nu_prior : str
+        Prior of the hierarchical model's degrees of freedom.
+    version : str
+        Version of cvcompare.
+    """
+
+    rho: float
+    rope: tuple[float, float]
+    alpha: float
+    threshold: float
+    seed: int
+    n_samples: int
+    scale: str
+    higher_is_better: bool = True
+    hierarchical: bool = True
+    chains: int = 4
+    warmup: int = 1000
+    draws: int = 1000
+    signed_rank_prior: float = 0.5
+    sign_prior: float = 1.0
+    idp_s: float = IDP_DEFAULT_S
+    correlated_t_prior: str = "matching (Corani & Benavoli 2015, Corollary 1)"
+    nu_prior: str = "hyper"
+    version: str = __version__
+
+
+@dataclass(frozen=True, eq=False)
+class PairResult:
+    """All tests of one pair; ``None`` for a test that needs more data sets than given.
+
+    Attributes
+    ----------
+    first, second : str
+        The learners; differences are first minus second (oriented so that positive is
+        better for the first).
+    datasets : list of str
+    x : numpy.ndarray, shape (q, n_folds)
+        Fold differences.
+    means : numpy.ndarray, shape (q,)
+        Per-data-set mean differences (rounding noise set to 0).
+    ttests : list of tuple
+        ``(CorrelatedTTestResult, CorrelatedTPosterior)`` for each data set.
+    holm : dict of str to float
+        Holm-adjusted p-values of the Wilcoxon and sign tests across all pairs.
+    """
+
+    first: str
+    second: str
+    datasets: list[str]
+    x: np.ndarray
+    means: np.ndarray
+    ttests: list[tuple[CorrelatedTTestResult, CorrelatedTPosterior]]
+    poisson: PoissonBinomialResult | None = None
+    wilcoxon: SignedRankTestResult | None = None
+    sign: SignTestResult | None = None
+    bayes_signed_rank: SignedRankPosterior | None = None
+    bayes_sign: SignPosterior | None = None
+    dp: DPSignedRankPosterior | None = None
+    idp: IDPSignedRankPosterior | None = None
+    hierarchical: HierarchicalResult | None = None
+    holm: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def q(self) -> int:
+        """Number of data sets."""
+        return len(self.datasets)
+
+    def main_posterior(self):
+        """The Bayesian result summarising the pair: hierarchical if fitted, else signed-rank
+        (else, on one data set, the Bayesian correlated t-test)."""
+        if self.hierarchical is not None:
+            return self.hierarchical
+        if self.bayes_signed_rank is not None:
+            return self.bayes_signed_rank
+        return self.ttests[0][1]
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonResults:
+    """The results of :func:`compare_learners`.
+
+    Attributes
+    ----------
+    learners : list of str
+    datasets : list of str
+    n_folds : int
+    pairs : list of PairResult
+    friedman : FriedmanResult or None
+    nemenyi : NemenyiResult or None
+        With three or more learners and two or more data sets.
+    settings : Settings
+    source : str
+        Where the scores came from (a file name), for the report's header.
+    """
+
+    learners: list[str]
+    datasets: list[str]
+    n_folds: int
+    pairs: list[PairResult]
+    friedman: FriedmanResult | None
+    nemenyi: NemenyiResult | None
+    settings: Settings
+    source: str = ""
+
+
+def _learner_column(table: pd.DataFrame) -> str:
+    return "learner" if "learner" in table.columns else "classifier"
+
+
+def _unit(settings: Settings) -> str:
+    """Scale under which the tests take the differences (fractions, or raw scores)."""
+    return "raw" if settings.scale == "raw" else "fraction"
+
+
+def _correlated_t(x, settings, key):
+    return [
+        (
+            correlated_ttest(xi, rho=settings.rho, scale=_unit(settings)),
+            bayesian_correlated_ttest(
+                xi, rho=settings.rho, rope=settings.rope, scale=_unit(settings)
+            ),
+        )
+        for xi in x
+    ]
+
+
+def _dp_and_idp(x, settings, key):
+    means = mean_differences(x)
+    # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
+    return (
+        dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
+        idp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
+    )
+
+
+#: Every test of a pair, by its name in ``cvcompare compare --test``: a function of the fold
+#: differences, the settings and the test's seed sequence, returning the library's result.
+#: The rank tests do not depend on the unit of the differences ("raw").
+TESTS = {
+    "correlated-t": _correlated_t,
+    "poisson": lambda x, s, key: poisson_binomial_test(
+        x, rho=s.rho, alpha=s.alpha, scale=_unit(s)
+    ),
+    "signed-rank": lambda x, s, key: wilcoxon_test(mean_differences(x), scale="raw"),
+    "sign": lambda x, s, key: sign_test(mean_differences(x), scale="raw"),
+    "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
+        mean_differences(x), rope=s.rope, prior_strength=s.signed_rank_prior,
+        n_samples=s.n_samples, rng=key, scale=_unit(s),
+    ),
+    "bayes-sign": lambda x, s, key: bayesian_sign_test(
+        mean_differences(x), rope=s.rope, prior_strength=s.sign_prior,
+        n_samples=s.n_samples, rng=key, scale=_unit(s),
+    ),
+    "idp-signed-rank": _dp_and_idp,
+    "hierarchical": lambda x, s, key: fit_hierarchical(
+        x, rho=s.rho, rope=s.rope, chains=s.chains, warmup=s.warmup, draws=s.draws,
+        seed=key, scale=_unit(s),
+    ),
+}  # fmt: skip
+
+
+def run_test(test: str, x: np.ndarray, settings: Settings, first: str, second: str):
+    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second``.
+
+    The test's Monte Carlo stream is :func:`seed_key` of the pair and the test, so the result
+    does not depend on which other tests or pairs are run.
+    """
+    return TESTS[test](x, settings, seed_key(settings.seed, first, second, test))
+
+
+def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settings) -> PairResult:
+    x, datasets = fold_differences(table, first, second, higher_is_better=settings.higher_is_better)
+    if settings.scale == "percent":
+        x = x / 100.0
+    ttests = run_test("correlated-t", x, settings, first, second)
+    means = mean_differences(x)
+    if len(datasets) < 2:
+        return PairResult(first, second, datasets, x, means, ttests)
+    dp, idp = run_test("idp-signed-rank", x, settings, first, second)
+    return PairResult(
+        first,
+        second,
+        datasets,
+        x,
+        means,
+        ttests,
+        poisson=run_test("poisson", x, settings, first, second),
+        wilcoxon=run_test("signed-rank", x, settings, first, second),
+        sign=run_test("sign", x, settings, first, second),
+        bayes_signed_rank=run_test("bayes-signed-rank", x, settings, first, second),
+        bayes_sign=run_test("bayes-sign", x, settings, first, second),
+        dp=dp,
+        idp=idp,
+    )
+
+
+def compare_learners(
+    table: pd.DataFrame,
+    *,
+    learners: Sequence[str] | None = None,
+    rho: float = 0.1,
+    rope: tuple[float, float] = (-0.01, 0.01),
+    alpha: float = 0.05,
+    threshold: float = 0.95,
+    scale: str = "fraction",
+    higher_is_better: bool = True,
+    seed: int = 0,
+    n_samples: int = 50_000,
+    hierarchical: bool = True,
+    chains: int = 4,
+    warmup: int = 1000,
+    draws: int = 1000,
+    progress: bool | None = None,
+    source: str = "",
+) -> ComparisonResults:
+    """Run every test of the package on two learners or on all pairs of several.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`cvcompare.io.read_csv_scores` or
+        :func:`cvcompare.io.read_accuracies` (as fractions), scores on ``scale``.
+    learners : sequence of str, optional
+        The learners to compare, in this order (pairs are ``(learners[i], learners[j])``,
+        ``i < j``); all learners of the table by default, in order of appearance.
+    rho : float
+        Correlation of the fold differences (``1/k`` for k-fold cross-validation).
+    rope : tuple of float
+        Region of practical equivalence, on the fraction scale for accuracies, in the
+        score's unit for ``scale="raw"``.
+    alpha : float
+        Size of the frequentist tests, in (0, 0.5).
+    threshold : float
+        Posterior probability above which a Bayesian test decides.
+    scale : {"fraction", "percent", "raw"}
+        The scale of the table's scores: accuracies as fractions, or as percentages (the
+        differences are divided by 100; the rope stays a fraction), or ``"raw"`` for any
+        other score (the rope in its unit).
+    higher_is_better : bool
+        False for losses (RMSE, log-loss): differences are then ``second - first`` in the
+        raw scores, so that *right* still means that the first learner is better.
+    seed : int
+        Root seed of all Monte Carlo streams and of the Stan sampler.
+    n_samples : int
+        Monte Carlo draws of the signed-rank, sign and IDP tests.
+    hierarchical : bool
+        Fit the hierarchical model (Stan) to every pair.
+    chains, warmup, draws : int
+        NUTS settings of the hierarchical model.
+    progress : bool, optional
+        Show a progress bar over the pairs' hierarchical fits (default: when stderr is a
+        terminal).
+    source : str
+        Name of the input, written in the report.
+
+    Returns
+    -------
+    ComparisonResults
+
+    Raises
+    ------
+    ValueError
+        On unknown learners, fewer than two learners, learners without the same folds, or
+        a bad setting (naming it).
+    """
+    column = _learner_column(table)
+    known = list(dict.fromkeys(table[column]))
+    chosen = known if learners is None else list(learners)
+    for name in chosen:
+        if name not in known:
+            raise ValueError(f"learners: unknown learner {name!r}; the table has {known}")
+    if len(chosen) < 2 or len(set(chosen)) != len(chosen):
+        raise ValueError(f"learners: expected at least two different learners, got {chosen}")
+    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
+    settings = Settings(
+        rho=check_probability(rho, "rho", open_low=False),
+        rope=check_scaled_rope(rope, scale),
+        alpha=check_probability(alpha, "alpha"),
+        threshold=check_probability(threshold, "threshold"),
+        seed=check_int(seed, "seed", minimum=0),
+        n_samples=check_int(n_samples, "n_samples", minimum=1),
+        scale=scale,
+        higher_is_better=higher_is_better,
+        hierarchical=bool(hierarchical),
+        chains=check_int(chains, "chains", minimum=1),
+        warmup=check_int(warmup, "warmup", minimum=1),
+        draws=check_int(draws, "draws", minimum=4),
+    )
+    if not isinstance(higher_is_better, bool):
+        raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
+    sub = table[table[column].isin(chosen)]
+    pairs = [_analyse_pair(sub, a, b, settings) for a, b in itertools.combinations(chosen, 2)]
+    if hierarchical and pairs[0].q >= 2:
+        pairs = _fit_hierarchical(pairs, settings, progress)
+    pairs = _with_holm(pairs)
+    friedman = nemenyi = None
+    scores, datasets, _ = mean_score_matrix(sub)
+    if len(chosen) >= 3 and len(datasets) >= 2:
+        scores = scores[:, [list(dict.fromkeys(sub[column])).index(n) for n in chosen]]
+        friedman = friedman_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
+        nemenyi = nemenyi_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
+    return ComparisonResults(
+        learners=chosen,
+        datasets=pairs[0].datasets,
+        n_folds=int(pairs[0].x.shape[1]),
+        pairs=pairs,
+        friedman=friedman,
+        nemenyi=nemenyi,
+        settings=settings,
+        source=source,
+    )
+
+
+def _fit_hierarchical(
+    pairs: list[PairResult], settings: Settings, progress: bool | None
+) -> list[PairResult]:
+    show = sys.stderr.isatty() if progress is None else progress
+    fitted = []
+    for pair in tqdm(
+        pairs, desc="hierarchical model", unit="pair", disable=not show, file=sys.stderr
+    ):
+        fit = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
+        fitted.append(replace(pair, hierarchical=fit))
+    return fitted
+
+
+def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
+    """Holm-adjust the Wilcoxon and sign p-values over the family of all pairs."""
+    if pairs[0].wilcoxon is None:
+        return pairs
+    adjusted = {
+        test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in ("wilcoxon", "sign")
+    }
+    return [
+        replace(p, holm={test: float(adjusted[test][i]) for test in adjusted})
+        for i, p in enumerate(pairs)
+    ]

@@ -1,0 +1,694 @@
+"""Write the results of :func:`~cvcompare.report.analysis.compare_learners` as a report.
+
+The report is built once as a list of blocks (headings, paragraphs, lists, tables, figures)
+and rendered twice: as one self-contained HTML page (figures embedded as base64 PNG, no
+script, no network resource) and as a Markdown twin whose figures are PNG files beside it.
+Both say the same things in the same order.
+
+One vocabulary is used throughout: differences are *first learner minus second*; *right*:
+the first learner is practically better (by more than the rope), *rope*: practically
+equivalent, *left*: the second is practically better. Decisions are written in the
+learners' names.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import shlex
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cvcompare.plots.cd_diagram import plot_cd_diagram
+from cvcompare.plots.posterior import (
+    plot_idp,
+    plot_pairwise_heatmap,
+    plot_posterior_density,
+    plot_shrinkage,
+    plot_simplex,
+)
+
+from .analysis import ComparisonResults, PairResult
+
+__all__ = ["Report", "build_report"]
+
+#: Draws shown in a simplex plot (the first ones; the probabilities use all of them).
+_SIMPLEX_POINTS = 5000
+
+
+@dataclass(frozen=True)
+class Report:
+    """The report's two renderings and its figures.
+
+    Attributes
+    ----------
+    markdown : str
+        The Markdown page; figures are referenced as ``figures/<name>.png``.
+    html : str
+        The self-contained HTML page (figures embedded).
+    figures : dict of str to bytes
+        PNG images by file name (``<name>.png``).
+    results : ComparisonResults
+        The results the report was written from.
+    """
+
+    markdown: str
+    html: str
+    figures: dict[str, bytes] = field(repr=False)
+    results: ComparisonResults = field(repr=False)
+
+    def write(self, directory) -> None:
+        """Write ``report.html``, ``report.md`` and ``figures/*.png`` into ``directory``."""
+        from pathlib import Path
+
+        out = Path(directory)
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        (out / "report.html").write_text(self.html, encoding="utf-8")
+        (out / "report.md").write_text(self.markdown, encoding="utf-8")
+        for name, png in self.figures.items():
+            (out / "figures" / name).write_bytes(png)
+
+
+# ------------------------------------------------------------------------------------------
+# words
+# ------------------------------------------------------------------------------------------
+
+
+def _rope_text(rope: tuple[float, float]) -> str:
+    low, high = rope
+    return f"{high:g}" if low == -high else f"[{low:g}, {high:g}]"
+
+
+def bayes_sentence(first: str, second: str, probs, rope, threshold: float) -> str:
+    """One decision in words from ``(p_left, p_rope, p_right)``.
+
+    Examples
+    --------
+    >>> bayes_sentence("hnb", "nbc", (0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
+    'hnb is practically better than nbc: probability 0.997; rope 0.01'
+    """
+    p_left, p_rope, p_right = probs
+    rope_t = _rope_text(rope)
+    if p_right > threshold:
+        return (
+            f"{first} is practically better than {second}: probability {p_right:.3f}; rope {rope_t}"
+        )
+    if p_left > threshold:
+        return (
+            f"{second} is practically better than {first}: probability {p_left:.3f}; rope {rope_t}"
+        )
+    if p_rope > threshold:
+        return (
+            f"{first} and {second} are practically equivalent: probability {p_rope:.3f}; "
+            f"rope {rope_t}"
+        )
+    return (
+        f"no decision at probability {threshold:g}: {first} better {p_right:.3f}, "
+        f"equivalent {p_rope:.3f}, {second} better {p_left:.3f}; rope {rope_t}"
+    )
+
+
+def _short(first: str, second: str, probs, threshold: float) -> str:
+    p_left, p_rope, p_right = probs
+    if p_right > threshold:
+        return f"{first} better ({p_right:.3f})"
+    if p_left > threshold:
+        return f"{second} better ({p_left:.3f})"
+    if p_rope > threshold:
+        return f"equivalent ({p_rope:.3f})"
+    return f"undecided ({p_right:.2f}/{p_rope:.2f}/{p_left:.2f})"
+
+
+def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
+    better = first if mean_sign > 0 else second
+    adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
+    p = res.pvalue if adjusted is None else adjusted
+    if p < alpha:
+        return (
+            f"{name}: {first} and {second} differ significantly, {better} better "
+            f"(p = {res.pvalue:.3g}{adj})"
+        )
+    return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj})"
+
+
+def _idp_sentence(first: str, second: str, idp) -> str:
+    verdict = idp.decide()
+    bounds = (
+        f"P({first} better than {second}): lower {idp.lower_prob:.3f}, upper {idp.upper_prob:.3f}"
+    )
+    if verdict == "prefer_y":
+        return f"IDP signed-rank: {first} is preferred under every prior of the set ({bounds})"
+    if verdict == "prefer_x":
+        return f"IDP signed-rank: {second} is preferred under every prior of the set ({bounds})"
+    return f"IDP signed-rank: indeterminate, the decision depends on the prior ({bounds})"
+
+
+# ------------------------------------------------------------------------------------------
+# figures
+# ------------------------------------------------------------------------------------------
+
+
+def _png(ax) -> bytes:
+    buffer = io.BytesIO()
+    ax.figure.savefig(buffer, format="png", dpi=90)
+    return buffer.getvalue()
+
+
+def _slug(*names: str) -> str:
+    return "-".join("".join(c if c.isalnum() else "_" for c in n) for n in names)
+
+
+def _density_grid(pair: PairResult, rope) -> np.ndarray:
+    spread = max(float(np.ptp(pair.means)), abs(rope[1] - rope[0]), 1e-12)
+    low = min(float(pair.means.min()), rope[0]) - 0.1 * spread
+    high = max(float(pair.means.max()), rope[1]) + 0.1 * spread
+    return np.linspace(low, high, 400)
+
+
+def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
+    """(file name, caption, PNG) of the figures of one pair."""
+    names = (pair.first, pair.second)
+    figs = []
+    slug = _slug(pair.first, pair.second)
+    rope = settings.rope
+    if pair.q == 1:
+        post = pair.ttests[0][1]
+        sd = max(post.scale_, 1e-12)
+        grid = np.linspace(post.loc - 5 * sd, post.loc + 5 * sd, 400)
+        dens = post.distribution.pdf(grid) if not post.is_point_mass else np.zeros_like(grid)
+        ax = plot_posterior_density(
+            grid,
+            dens,
+            rope=rope,
+            names=names,
+            title=f"Posterior of the mean difference on {pair.datasets[0]} (correlated t-test)",
+        )
+        figs.append(
+            (
+                f"{slug}-ttest-density.png",
+                "Bayesian correlated t-test: posterior of the mean difference, rope shaded.",
+                _png(ax),
+            )
+        )
+        return figs
+    for attr, label in (
+        ("bayes_signed_rank", "Bayesian signed-rank test"),
+        ("bayes_sign", "Bayesian sign test"),
+    ):
+        post = getattr(pair, attr)
+        ax = plot_simplex(
+            post.draws[:_SIMPLEX_POINTS],
+            names=names,
+            probs=post.probs(),
+            title=f"{label}: {pair.first} vs {pair.second}",
+        )
+        figs.append(
+            (
+                f"{slug}-{attr.replace('_', '-')}-simplex.png",
+                f"{label}: posterior draws of the probabilities of (left, rope, right); "
+                "each part of the triangle is where one region is the most probable.",
+                _png(ax),
+            )
+        )
+    ax = plot_idp(
+        pair.idp.lower_draws,
+        pair.idp.upper_draws,
+        names=names,
+        title=f"IDP signed-rank test: {pair.first} vs {pair.second}",
+    )
+    figs.append(
+        (
+            f"{slug}-idp.png",
+            "IDP signed-rank test: lower and upper posteriors of "
+            "theta; the first learner is preferred when theta > 1/2 is probable under both.",
+            _png(ax),
+        )
+    )
+    fit = pair.hierarchical
+    if fit is not None:
+        grid = _density_grid(pair, rope)
+        ax = plot_posterior_density(
+            grid,
+            fit.next_dataset_density(grid),
+            rope=rope,
+            names=names,
+            title=f"Hierarchical model: difference on the next data set, {pair.first} vs "
+            f"{pair.second}",
+            label="posterior predictive density",
+        )
+        figs.append(
+            (
+                f"{slug}-hierarchical-density.png",
+                "Hierarchical model: posterior "
+                "predictive density of the difference on a new data set, rope shaded.",
+                _png(ax),
+            )
+        )
+        ax = plot_shrinkage(
+            pair.means,
+            fit.shrinkage,
+            fit.shrinkage_interval(0.95),
+            pair.datasets,
+            rope=rope,
+            names=names,
+            title=f"Hierarchical estimates per data set: {pair.first} vs {pair.second}",
+        )
+        figs.append(
+            (
+                f"{slug}-shrinkage.png",
+                "Sample mean difference of each data set "
+                "(cross) and its hierarchical (shrinkage) estimate with a 95% credible "
+                "interval.",
+                _png(ax),
+            )
+        )
+    return figs
+
+
+def _matrix(results: ComparisonResults, column: int) -> np.ndarray:
+    """Learners x learners matrix of one of (p_left, p_rope, p_right) of each pair's main
+    posterior, entry [i, j] for i first."""
+    k = len(results.learners)
+    index = {n: i for i, n in enumerate(results.learners)}
+    m = np.full((k, k), np.nan)
+    for pair in results.pairs:
+        probs = pair.main_posterior().probs()
+        i, j = index[pair.first], index[pair.second]
+        m[i, j] = probs[column]
+        m[j, i] = probs[2 - column]
+    return m
+
+
+# ------------------------------------------------------------------------------------------
+# blocks
+# ------------------------------------------------------------------------------------------
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
+    return str(v)
+
+
+def _ttest_summary(pair: PairResult, settings) -> list[str]:
+    thr, alpha = settings.threshold, settings.alpha
+    decisions = [post.decision(thr) for _, post in pair.ttests]
+    sig = [(res.pvalue < alpha, res.mean) for res, _ in pair.ttests]
+    n_sig_first = sum(s and m > 0 for s, m in sig)
+    n_sig_second = sum(s and m < 0 for s, m in sig)
+    return [
+        f"Bayesian correlated t-test per data set (probability > {thr:g}): {pair.first} "
+        f"practically better on {decisions.count('right')}, equivalent on "
+        f"{decisions.count('rope')}, {pair.second} practically better on "
+        f"{decisions.count('left')}, undecided on {decisions.count('none')} of {pair.q} data sets",
+        f"Frequentist correlated t-test per data set (two-sided, {alpha:g}): significant on "
+        f"{n_sig_first + n_sig_second} of {pair.q} ({n_sig_first} for {pair.first}, "
+        f"{n_sig_second} for {pair.second})",
+    ]
+
+
+def _pair_lines(pair: PairResult, settings) -> list[str]:
+    a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
+    lines = []
+    if pair.hierarchical is not None:
+        lines.append(
+            "Hierarchical model (next data set): "
+            + bayes_sentence(a, b, pair.hierarchical.probs(), rope, thr)
+        )
+    if pair.bayes_signed_rank is not None:
+        lines.append(
+            "Bayesian signed-rank test: "
+            + bayes_sentence(a, b, pair.bayes_signed_rank.probs(), rope, thr)
+        )
+        lines.append(
+            "Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign.probs(), rope, thr)
+        )
+        lines.append(_idp_sentence(a, b, pair.idp))
+        pb = pair.poisson
+        if pb.decision:
+            verdict = f"{a} is better"
+        elif pb.decision_negative:
+            verdict = f"{b} is better"
+        else:
+            verdict = "no decision"
+        lines.append(
+            f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
+            f"{pb.prob_majority:.3f}, P({b} does) = {pb.prob_majority_negative:.3f}; "
+            f"threshold {1 - pb.alpha:g})"
+        )
+        sign_mean = float(np.median(pair.means))
+        lines.append(
+            _freq_sentence(
+                a,
+                b,
+                "Wilcoxon signed-rank test",
+                pair.wilcoxon,
+                sign_mean,
+                pair.holm.get("wilcoxon"),
+                settings.alpha,
+            )
+        )
+        lines.append(
+            _freq_sentence(
+                a,
+                b,
+                "Sign test",
+                pair.sign,
+                pair.sign.n_positive - pair.sign.n_negative,
+                pair.holm.get("sign"),
+                settings.alpha,
+            )
+        )
+    else:
+        res, post = pair.ttests[0]
+        lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post.probs(), rope, thr))
+        lines.append(_freq_sentence(a, b, "Correlated t-test", res, res.mean, None, settings.alpha))
+        lines.append("The tests across data sets need at least two data sets; this table has one.")
+    return lines + (_ttest_summary(pair, settings) if pair.q >= 2 else [])
+
+
+def _summary_table(results: ComparisonResults):
+    thr = results.settings.threshold
+    header = [
+        "first",
+        "second",
+        "hierarchical",
+        "Bayesian signed-rank",
+        "Bayesian sign",
+        "IDP",
+        "Poisson-binomial",
+        "Wilcoxon p (Holm)",
+        "sign p (Holm)",
+    ]
+    rows = []
+    for p in results.pairs:
+        if p.bayes_signed_rank is None:
+            continue
+        idp = {"prefer_y": p.first, "prefer_x": p.second}.get(p.idp.decide(), "indeterminate")
+        pb = p.first if p.poisson.decision else p.second if p.poisson.decision_negative else "none"
+        rows.append(
+            [
+                p.first,
+                p.second,
+                _short(p.first, p.second, p.hierarchical.probs(), thr)
+                if p.hierarchical
+                else "not run",
+                _short(p.first, p.second, p.bayes_signed_rank.probs(), thr),
+                _short(p.first, p.second, p.bayes_sign.probs(), thr),
+                idp,
+                pb,
+                f"{p.wilcoxon.pvalue:.3g} ({p.holm['wilcoxon']:.3g})",
+                f"{p.sign.pvalue:.3g} ({p.holm['sign']:.3g})",
+            ]
+        )
+    return header, rows
+
+
+def _rerun_command(results: ComparisonResults) -> str:
+    s = results.settings
+    args = [
+        "cvcompare",
+        "report",
+        results.source or "RESULTS.csv",
+        "-o",
+        "DIR",
+        "--rho",
+        f"{s.rho:g}",
+        "--rope",
+        f"{s.rope[1]:g}",
+        "--alpha",
+        f"{s.alpha:g}",
+        "--seed",
+        str(s.seed),
+        "--n-samples",
+        str(s.n_samples),
+        "--scale",
+        s.scale,
+    ]
+    if not s.higher_is_better:
+        args.append("--lower-is-better")
+    if not s.hierarchical:
+        args.append("--no-hierarchical")
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
+    s = results.settings
+    k, q = len(results.learners), len(results.datasets)
+    figures: dict[str, bytes] = {}
+    b: list[tuple] = []
+    b.append(("h", 1, f"Comparison of {k} learners on {q} data set{'s' * (q != 1)}"))
+    b.append(
+        (
+            "p",
+            f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
+            f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
+            f"({'accuracy-like fractions' if s.scale != 'raw' else 'score in its own unit'}). "
+            f"Learners: {', '.join(results.learners)}.",
+        )
+    )
+    b.append(
+        (
+            "p",
+            "How to read: every difference is first learner minus second, oriented so "
+            "that a positive difference favours the first learner. A Bayesian test gives the "
+            "probabilities that the first learner is practically better (right: by more than "
+            f"the rope, {_rope_text(s.rope)}), that the two are practically equivalent (rope), "
+            "or that the second is practically better (left), and decides when one of them "
+            f"exceeds {s.threshold:g}. Frequentist tests are two-sided at {s.alpha:g}.",
+        )
+    )
+    if results.nemenyi is not None:
+        fr, nem = results.friedman, results.nemenyi
+        order = np.argsort(nem.avg_ranks, kind="stable")
+        b.append(("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"))
+        sig = [
+            f"{results.learners[i]} vs {results.learners[j]} (rank difference "
+            f"{abs(nem.avg_ranks[i] - nem.avg_ranks[j]):.2f})"
+            for i in range(k)
+            for j in range(i + 1, k)
+            if nem.significant[i, j]
+        ]
+        b.append(
+            (
+                "list",
+                [
+                    f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}; "
+                    f"Iman-Davenport F = {fr.ff_statistic:.3f}, p = {_fmt(fr.ff_pvalue)}: "
+                    + (
+                        "the learners differ"
+                        if fr.ff_pvalue < s.alpha
+                        else "no significant difference"
+                    )
+                    + f" at {s.alpha:g}",
+                    "Average ranks (1 = best): "
+                    + ", ".join(f"{results.learners[i]} {nem.avg_ranks[i]:.2f}" for i in order),
+                    f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
+                    "Significantly different pairs: " + ("; ".join(sig) if sig else "none"),
+                ],
+            )
+        )
+        ax = plot_cd_diagram(nem.avg_ranks, results.learners, nem.cd)
+        ax.set_title("Critical-difference diagram (Nemenyi test)")
+        figures["cd-diagram.png"] = _png(ax)
+        b.append(
+            (
+                "fig",
+                "cd-diagram.png",
+                "Average ranks; learners joined by a bar are not "
+                "significantly different (Nemenyi).",
+            )
+        )
+    header, rows = _summary_table(results)
+    if rows:
+        b.append(("h", 2, "Decisions for every pair"))
+        b.append(("table", header, rows))
+        b.append(
+            (
+                "p",
+                "Bayesian cells: the decision and its probability, or, when undecided, "
+                "P(first better) / P(equivalent) / P(second better). Holm adjustment is "
+                "over the pairs, per test.",
+            )
+        )
+    if k >= 3 and rows:
+        main = (
+            "hierarchical model" if results.pairs[0].hierarchical else "Bayesian signed-rank test"
+        )
+        for column, name, what in (
+            (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
+            (1, "heatmap-rope.png", "P(practically equivalent)"),
+        ):
+            short = "P(row practically better)" if column == 2 else "P(practically equivalent)"
+            ax = plot_pairwise_heatmap(
+                _matrix(results, column), results.learners, title=f"{short}\n{main}"
+            )
+            figures[name] = _png(ax)
+            b.append(("fig", name, f"{what}, from the {main}."))
+    for pair in results.pairs:
+        b.append(("h", 2, f"{pair.first} vs {pair.second}"))
+        b.append(("list", _pair_lines(pair, s)))
+        for name, caption, png in _pair_figures(pair, s):
+            figures[name] = png
+            b.append(("fig", name, caption))
+        rows = [
+            [
+                d,
+                _fmt(res.mean),
+                _fmt(res.pvalue),
+                f"{post.p_left:.3f}",
+                f"{post.p_rope:.3f}",
+                f"{post.p_right:.3f}",
+            ]
+            for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
+        ]
+        b.append(
+            (
+                "details",
+                f"Correlated t-tests on each data set ({pair.q})",
+                ["data set", "mean difference", "p (two-sided)", "P(left)", "P(rope)", "P(right)"],
+                rows,
+            )
+        )
+    b.append(("h", 2, "Settings (to cite and rerun)"))
+    settings = [
+        f"cvcompare {s.version}; root seed {s.seed}; Monte Carlo draws {s.n_samples}",
+        f"rho = {s.rho:g} (correlation of the fold differences, Nadeau & Bengio); rope = "
+        f"[{s.rope[0]:g}, {s.rope[1]:g}]; alpha = {s.alpha:g}; decision probability "
+        f"{s.threshold:g}",
+        f"Bayesian correlated t-test prior: {s.correlated_t_prior}",
+        f"Bayesian signed-rank prior: pseudo-observation at 0 of weight {s.signed_rank_prior:g}; "
+        f"Bayesian sign test prior: {s.sign_prior:g} pseudo-observation in the rope (+1e-4 in "
+        f"each region); IDP prior strength s = {s.idp_s:.4f}",
+    ]
+    fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
+    if fits:
+        worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
+        min_ess = min(min(f.diagnostics.ess_bulk.values()) for f in fits)
+        divergences = sum(f.diagnostics.divergences for f in fits)
+        problems = sorted({p for f in fits for p in f.diagnostics.problems})
+        settings.append(
+            f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
+            f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
+            f"'{fits[0].runner}'; over {len(fits)} fits: max R-hat {worst_rhat:.3f}, min bulk "
+            f"ESS {min_ess:.0f}, {divergences} divergent transitions"
+            + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
+        )
+    settings.append("Rerun: `" + _rerun_command(results) + "`")
+    b.append(("list", settings))
+    return b, figures
+
+
+# ------------------------------------------------------------------------------------------
+# renderers
+# ------------------------------------------------------------------------------------------
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _markdown(blocks) -> str:
+    out = []
+    for block in blocks:
+        kind = block[0]
+        if kind == "h":
+            out.append("#" * block[1] + " " + block[2])
+        elif kind == "p":
+            out.append(block[1])
+        elif kind == "list":
+            out.append("\n".join(f"- {item}" for item in block[1]))
+        elif kind == "fig":
+            out.append(f"![{block[2]}](figures/{block[1]})")
+        elif kind in ("table", "details"):
+            header, rows = block[-2], block[-1]
+            table = ["| " + " | ".join(map(_md_cell, header)) + " |", "|" + "---|" * len(header)]
+            table += ["| " + " | ".join(map(_md_cell, r)) + " |" for r in rows]
+            text = "\n".join(table)
+            if kind == "details":
+                text = f"<details><summary>{block[1]}</summary>\n\n{text}\n\n</details>"
+            out.append(text)
+    return "\n\n".join(out) + "\n"
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+table{border-collapse:collapse;font-size:.9em;margin:.5em 0}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left}
+th{background:#f2f2f2}
+figure{margin:1em 0}
+figure img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:.9em;color:#555}
+code{background:#f5f5f5;padding:0 .2em}
+"""
+
+
+def _html_table(header, rows) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _inline(text: str) -> str:
+    """Escape text; backquoted spans become <code>."""
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _html(blocks, figures: dict[str, bytes], title: str) -> str:
+    out = []
+    for block in blocks:
+        kind = block[0]
+        if kind == "h":
+            out.append(f"<h{block[1]}>{html.escape(block[2])}</h{block[1]}>")
+        elif kind == "p":
+            out.append(f"<p>{_inline(block[1])}</p>")
+        elif kind == "list":
+            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block[1]) + "</ul>")
+        elif kind == "fig":
+            data = base64.b64encode(figures[block[1]]).decode("ascii")
+            out.append(
+                f'<figure><img alt="{html.escape(block[2])}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{html.escape(block[2])}</figcaption></figure>"
+            )
+        elif kind == "table":
+            out.append(_html_table(block[1], block[2]))
+        elif kind == "details":
+            out.append(
+                f"<details><summary>{html.escape(block[1])}</summary>"
+                f"{_html_table(block[2], block[3])}</details>"
+            )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+        + "\n".join(out)
+        + "\n</body></html>\n"
+    )
+
+
+def build_report(results: ComparisonResults) -> Report:
+    """Render the results as a self-contained HTML page and its Markdown twin.
+
+    Parameters
+    ----------
+    results : ComparisonResults
+        From :func:`cvcompare.report.compare_learners`.
+
+    Returns
+    -------
+    Report
+        ``.html``, ``.markdown``, ``.figures``; ``.write(directory)`` saves them.
+    """
+    blocks, figures = _blocks(results)
+    title = blocks[0][2]
+    return Report(
+        markdown=_markdown(blocks),
+        html=_html(blocks, figures, title),
+        figures=figures,
+        results=results,
+    )

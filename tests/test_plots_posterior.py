@@ -1,0 +1,120 @@
+"""The posterior plots draw the data they are given (checked on the artists' data)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.image import AxesImage
+
+from cvcompare.plots.posterior import (
+    plot_idp,
+    plot_pairwise_heatmap,
+    plot_posterior_density,
+    plot_shrinkage,
+    plot_simplex,
+    simplex_coordinates,
+)
+from cvcompare.stats import bayesian_correlated_ttest, bayesian_signed_rank, idp_signed_rank
+
+
+def _by_gid(ax, gid):
+    artists = [a for a in ax.get_children() if a.get_gid() == gid]
+    artists += [line for line in ax.get_lines() if line.get_gid() == gid and line not in artists]
+    return artists
+
+
+def test_simplex_coordinates_are_barycentric():
+    corners = simplex_coordinates(np.eye(3))
+    np.testing.assert_allclose(corners, [[0, 0], [0.5, np.sqrt(3) / 2], [1, 0]], atol=1e-15)
+    # a point is the weighted mean of the corners
+    p = np.array([[0.2, 0.3, 0.5]])
+    np.testing.assert_allclose(simplex_coordinates(p), p @ corners, atol=1e-15)
+    with pytest.raises(ValueError, match="points: expected 3 columns"):
+        simplex_coordinates(np.ones((2, 2)))
+
+
+def test_simplex_draws_every_posterior_draw_in_its_region():
+    post = bayesian_signed_rank([0.02, 0.03, 0.015, -0.005, 0.04, 0.01], rng=4, n_samples=2000)
+    ax = plot_simplex(post.draws, names=("A", "B"), probs=post.probs())
+    (points,) = _by_gid(ax, "draws")
+    xy = points.get_offsets()
+    np.testing.assert_allclose(xy, simplex_coordinates(post.draws))
+    # the three borders meet at the centre and end at the middles of the sides
+    borders = _by_gid(ax, "region-border")
+    assert len(borders) == 3
+    for line in borders:
+        np.testing.assert_allclose(line.get_xydata()[0], [0.5, np.sqrt(3) / 6], atol=1e-12)
+    # the share of points nearest the right corner's region equals p_right: the region of
+    # "right is the largest" is the part right of the border from the centre down to (0.5, 0)
+    # and below the border to the middle of the right side
+    right_is_max = np.argmax(post.draws, axis=1) == 2
+    assert right_is_max.mean() == pytest.approx(post.p_right, abs=1e-12)
+    texts = " ".join(t.get_text() for t in ax.texts)
+    assert "A better" in texts and "B better" in texts and f"{post.p_right:.3f}" in texts
+
+
+def test_density_plot_draws_the_curve_and_the_rope():
+    x = np.random.default_rng(1).normal(0.02, 0.03, 100)
+    post = bayesian_correlated_ttest(x, rho=0.1, rope=(-0.01, 0.01))
+    grid = np.linspace(-0.05, 0.1, 200)
+    dens = post.distribution.pdf(grid)
+    ax = plot_posterior_density(grid, dens, rope=post.rope, names=("A", "B"), title="t")
+    (curve,) = _by_gid(ax, "density")
+    np.testing.assert_array_equal(curve.get_xdata(), grid)
+    np.testing.assert_array_equal(curve.get_ydata(), dens)
+    (rope,) = _by_gid(ax, "rope")
+    low, high = rope.get_x(), rope.get_x() + rope.get_width()  # a Rectangle in data x
+    assert (low, high) == pytest.approx((-0.01, 0.01), abs=1e-15)
+    # the drawn density integrates to p_rope over the shaded rope (fine trapezoid rule)
+    fine = np.linspace(-0.01, 0.01, 2001)
+    assert np.trapezoid(post.distribution.pdf(fine), fine) == pytest.approx(post.p_rope, rel=1e-6)
+    with pytest.raises(ValueError, match="density: expected 200 values"):
+        plot_posterior_density(grid, dens[:-1], rope=(-0.01, 0.01), names=("A", "B"))
+
+
+def test_shrinkage_forest_plot_rows():
+    means = np.array([0.03, -0.01, 0.0])
+    shrunk = np.array([0.02, -0.005, 0.001])
+    ci = np.array([[0.0, 0.04], [-0.02, 0.01], [-0.01, 0.012]])
+    ax = plot_shrinkage(means, shrunk, ci, ["d1", "d2", "d3"], rope=(-0.01, 0.01), names=("A", "B"))
+    (est,) = _by_gid(ax, "shrinkage")
+    (raw,) = _by_gid(ax, "sample-mean")
+    y = np.array([2.0, 1.0, 0.0])  # first data set on top
+    np.testing.assert_array_equal(est.get_offsets(), np.column_stack([shrunk, y]))
+    np.testing.assert_array_equal(raw.get_offsets(), np.column_stack([means, y]))
+    (intervals,) = [c for c in _by_gid(ax, "interval") if isinstance(c, LineCollection)]
+    segs = np.array(intervals.get_segments())
+    np.testing.assert_array_equal(segs[:, :, 0], ci)
+    np.testing.assert_array_equal(segs[:, 0, 1], y)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["d1", "d2", "d3"]
+    assert isinstance(est, PathCollection)
+
+
+def test_idp_plot_histograms_are_the_draws_densities():
+    post = idp_signed_rank([0.02, 0.03, -0.01, 0.04, 0.01, 0.0, 0.02], rng=2, n_samples=3000)
+    ax = plot_idp(post.lower_draws, post.upper_draws, names=("A", "B"), bins=20)
+    edges = np.linspace(0, 1, 21)
+    for gid, draws in (("lower", post.lower_draws), ("upper", post.upper_draws)):
+        (patch,) = _by_gid(ax, gid)
+        heights, _ = np.histogram(draws, bins=edges, density=True)
+        # the step outline visits (edge_i, height_i) and (edge_{i+1}, height_i)
+        path = patch.get_xy()
+        tops = path[1:-1:2, 1][: heights.size]
+        np.testing.assert_allclose(tops, heights, rtol=1e-12)
+    (half,) = _by_gid(ax, "half")
+    assert half.get_xdata()[0] == 0.5
+
+
+def test_heatmap_holds_the_matrix():
+    m = np.array([[np.nan, 0.9, 0.2], [0.05, np.nan, 0.5], [0.7, 0.3, np.nan]])
+    ax = plot_pairwise_heatmap(m, ["a", "b", "c"], title="P")
+    (image,) = [a for a in ax.get_children() if isinstance(a, AxesImage)]
+    assert image.get_gid() == "heatmap"
+    data = image.get_array()
+    np.testing.assert_array_equal(data.mask, np.isnan(m))
+    np.testing.assert_array_equal(data.filled(-1), np.where(np.isnan(m), -1, m))
+    cells = sorted(t.get_text() for t in ax.texts)
+    assert cells == sorted(f"{v:.2f}" for v in m[np.isfinite(m)])
+    with pytest.raises(ValueError, match=r"matrix: expected shape \(2, 2\)"):
+        plot_pairwise_heatmap(m, ["a", "b"])

@@ -1,0 +1,225 @@
+"""The report: its decisions and numbers equal the library's, on small known tables."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from cvcompare.cli import main
+from cvcompare.io import fold_differences, mean_differences, read_csv_scores
+from cvcompare.report import bayes_sentence, build_report, compare_learners, report
+from cvcompare.report.analysis import seed_key
+from cvcompare.stats import (
+    bayesian_sign_test,
+    bayesian_signed_rank,
+    friedman_test,
+    holm_adjust,
+    idp_signed_rank,
+)
+
+N = 4000  # Monte Carlo draws: enough for the checks, fast
+
+
+def _table(seed=11, q=8, folds=10, learners=(("rf", 0.03), ("svm", 0.0), ("knn", -0.02))):
+    gen = np.random.default_rng(seed)
+    rows = []
+    for d in range(q):
+        for f in range(folds):
+            base = gen.uniform(0.6, 0.9)
+            for learner, shift in learners:
+                rows.append((learner, f"d{d}", f, base + shift + gen.normal(0, 0.01)))
+    return pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+
+
+@pytest.fixture(scope="module")
+def small():
+    table = _table()
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+    return table, results, build_report(results)
+
+
+def test_sentence_vocabulary():
+    assert (
+        bayes_sentence("hnb", "nbc", (0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
+        == "hnb is practically better than nbc: probability 0.997; rope 0.01"
+    )
+    assert bayes_sentence("a", "b", (0.96, 0.04, 0.0), (-0.01, 0.01), 0.95).startswith(
+        "b is practically better than a: probability 0.960"
+    )
+    assert "practically equivalent: probability 0.990" in bayes_sentence(
+        "a", "b", (0.0, 0.99, 0.01), (-0.01, 0.01), 0.95
+    )
+    assert bayes_sentence("a", "b", (0.3, 0.3, 0.4), (-0.01, 0.02), 0.95).startswith(
+        "no decision at probability 0.95"
+    )
+
+
+def test_report_decisions_equal_the_library(small):
+    table, results, page = small
+    assert [(p.first, p.second) for p in results.pairs] == [
+        ("rf", "svm"),
+        ("rf", "knn"),
+        ("svm", "knn"),
+    ]
+    wil, sgn = [], []
+    for pair in results.pairs:
+        x, _ = fold_differences(table, pair.first, pair.second)
+        means = mean_differences(x)
+        key = (3, pair.first, pair.second)
+        srank = bayesian_signed_rank(means, n_samples=N, rng=seed_key(*key, "bayes-signed-rank"))
+        sign = bayesian_sign_test(means, n_samples=N, rng=seed_key(*key, "bayes-sign"))
+        idp = idp_signed_rank(means, n_samples=N, rng=seed_key(*key, "idp-signed-rank"))
+        assert pair.bayes_signed_rank.probs() == srank.probs()
+        assert pair.bayes_sign.probs() == sign.probs()
+        assert pair.idp.lower_prob == idp.lower_prob
+        for post, name in ((srank, "Bayesian signed-rank test"), (sign, "Bayesian sign test")):
+            sentence = f"{name}: " + bayes_sentence(
+                pair.first, pair.second, post.probs(), (-0.01, 0.01), 0.95
+            )
+            assert sentence in page.markdown and html.escape(sentence) in page.html
+        wil.append(stats.wilcoxon(means).pvalue)
+        sgn.append(stats.binomtest(int((means > 0).sum()), int((means != 0).sum())).pvalue)
+    for pair, p, adj in zip(results.pairs, wil, holm_adjust(wil), strict=True):
+        assert pair.wilcoxon.pvalue == pytest.approx(p, rel=1e-12)
+        assert pair.holm["wilcoxon"] == pytest.approx(adj, rel=1e-12)
+        assert f"{pair.wilcoxon.pvalue:.3g} ({adj:.3g})" in page.markdown
+    for pair, adj in zip(results.pairs, holm_adjust(sgn), strict=True):
+        assert pair.holm["sign"] == pytest.approx(adj, rel=1e-12)
+    # rf beats knn by 0.05 on every data set: every Bayesian test decides for rf
+    rf_knn = results.pairs[1]
+    assert "rf is practically better than knn" in page.markdown
+    assert rf_knn.bayes_signed_rank.decision() == "right"
+
+
+def test_report_friedman_and_nemenyi(small):
+    table, results, page = small
+    scores = table.groupby(["dataset", "learner"], sort=False)["score"].mean().unstack()
+    fr = friedman_test(scores[["rf", "svm", "knn"]].to_numpy())
+    assert results.friedman.statistic == pytest.approx(fr.statistic, rel=1e-12)
+    assert f"chi-square = {fr.statistic:.3f}" in page.markdown
+    assert "Significantly different pairs: rf vs knn" in page.markdown
+    assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
+
+
+def test_report_states_settings_and_orientation(small):
+    _, results, page = small
+    md = page.markdown
+    assert "every difference is first learner minus second" in md
+    assert "root seed 3" in md and "rho = 0.1" in md and "rope = [-0.01, 0.01]" in md
+    assert "prior" in md and "IDP prior strength s = 0.5616" in md
+    rerun = re.search(r"Rerun: `(.*)`", md).group(1)
+    assert "--seed 3" in rerun and "--rope 0.01" in rerun and "--no-hierarchical" in rerun
+    # per-test summary line across data sets
+    assert "Bayesian correlated t-test per data set (probability > 0.95): rf practically" in md
+
+
+def test_html_is_self_contained(small):
+    _, _, page = small
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.html)
+    assert "<script" not in page.html and "@import" not in page.html
+    images = re.findall(r'<img [^>]*src="([^"]+)"', page.html)
+    assert len(images) == page.markdown.count("](figures/") == len(page.figures)
+    assert all(src.startswith("data:image/png;base64,") for src in images)
+
+
+def test_lower_is_better_mirrors_negated_scores():
+    table = _table(seed=5)
+    loss = table.assign(score=1.0 - table["score"])  # an error rate: lower is better
+    negated = loss.assign(score=-loss["score"])
+    a = compare_learners(loss, hierarchical=False, n_samples=N, scale="raw", higher_is_better=False)
+    b = compare_learners(negated, hierarchical=False, n_samples=N, scale="raw")
+    for pa, pb in zip(a.pairs, b.pairs, strict=True):
+        np.testing.assert_array_equal(pa.x, pb.x)
+        assert pa.bayes_signed_rank.probs() == pb.bayes_signed_rank.probs()
+        assert pa.bayes_sign.probs() == pb.bayes_sign.probs()
+        assert pa.poisson.prob_majority == pb.poisson.prob_majority
+        assert pa.wilcoxon.pvalue == pb.wilcoxon.pvalue
+    np.testing.assert_array_equal(a.nemenyi.avg_ranks, b.nemenyi.avg_ranks)
+    ma, mb = build_report(a).markdown, build_report(b).markdown
+    strip = re.compile(r"lower is better|higher is better| --lower-is-better")
+    assert strip.sub("", ma) == strip.sub("", mb)
+
+
+def test_raw_scores_outside_unit_interval_with_rope_in_their_unit(tmp_path):
+    table = _table(learners=(("a", 0.0), ("b", 0.5)))
+    rmse = table.assign(score=10 * table["score"])  # e.g. RMSE in units of 10
+    path = tmp_path / "rmse.csv"
+    rmse.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="column 'score'.*scale='raw'"):
+        read_csv_scores(path)
+    got = read_csv_scores(path, scale="raw")
+    results = compare_learners(
+        got, hierarchical=False, n_samples=N, scale="raw", rope=(-1.0, 1.0), higher_is_better=False
+    )
+    # b has a higher RMSE by 5 units: a is better, far outside the rope of 1 unit
+    (pair,) = results.pairs
+    assert pair.bayes_sign.counts == (0, 0, 8)
+    assert "a is practically better than b" in build_report(results).markdown
+
+
+def test_single_data_set_runs_the_correlated_t_test():
+    table = _table(q=1, learners=(("a", 0.05), ("b", 0.0)))
+    page = report(table, hierarchical=False, n_samples=N)
+    (pair,) = page.results.pairs
+    assert pair.poisson is None and pair.bayes_signed_rank is None
+    assert "Bayesian correlated t-test: a is practically better than b" in page.markdown
+    assert "need at least two data sets" in page.markdown
+    assert list(page.figures) == ["a-b-ttest-density.png"]
+
+
+def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
+    table = _table()
+    path = tmp_path / "scores.csv"
+    table.to_csv(path, index=False)
+    out = tmp_path / "rep"
+    same = ["--n-samples", str(N), "--seed", "3", "--format", "json"]
+    code = main(["report", str(path), "-o", str(out), "--no-hierarchical", *same])
+    printed, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert json.loads(printed)[0]["pairs"] == 3
+    md = (out / "report.md").read_text()
+    lib = build_report(
+        compare_learners(
+            read_csv_scores(path), hierarchical=False, n_samples=N, seed=3, source="scores.csv"
+        )
+    )
+    assert md == lib.markdown
+    assert (out / "report.html").read_text() == lib.html
+    for name in lib.figures:
+        assert (out / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # compare prints the same probabilities for a pair (same seed streams)
+    main(["compare", str(path), "--a", "rf", "--b", "svm", "--test", "bayes-signed-rank", *same])
+    (row,) = json.loads(capsys.readouterr()[0])
+    first_pair = lib.results.pairs[0]
+    assert (row["p_left"], row["p_rope"], row["p_right"]) == first_pair.bayes_signed_rank.probs()
+
+
+@pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
+def test_report_with_hierarchical_model_and_diagnostics(capsys):
+    pytest.importorskip("httpstan")
+    table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))
+    results = compare_learners(table, n_samples=N, chains=2, warmup=300, draws=300, progress=True)
+    assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
+    (pair,) = results.pairs
+    fit = pair.hierarchical
+    page = build_report(results)
+    sentence = "Hierarchical model (next data set): " + bayes_sentence(
+        "a", "b", fit.probs(), (-0.01, 0.01), 0.95
+    )
+    assert sentence in page.markdown
+    assert f"Stan runner '{fit.runner}'" in page.markdown and "max R-hat" in page.markdown
+    assert {"a-b-hierarchical-density.png", "a-b-shrinkage.png"} <= set(page.figures)
+    # the predictive density's mass in the rope is the mean over the draws of the Student-t
+    # masses there (closed form); trapezoid rule on a fine grid
+    grid = np.linspace(-0.01, 0.01, 4001)
+    mass = np.mean(
+        stats.t.cdf(0.01, fit.nu, fit.delta0, fit.sigma0)
+        - stats.t.cdf(-0.01, fit.nu, fit.delta0, fit.sigma0)
+    )
+    assert np.trapezoid(fit.next_dataset_density(grid), grid) == pytest.approx(mass, rel=1e-6)
