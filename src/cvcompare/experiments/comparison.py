@@ -19,6 +19,11 @@ replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``.
 In every case the reproduced number is ``sum_j w_j f_j`` with standard error
 ``sqrt(sum_j w_j^2 se_j^2)``, the weights taken as fixed.
 
+A claim about how a metric changes between grid points (e.g. "the distribution is
+practically unchanged in case 2") gives a second set of grid points, ``minus``, in the same
+form (``at`` values of the axes ``minus`` leaves out are kept): its summary is subtracted,
+and the two sets' independent errors are added in quadrature.
+
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
 and the claim's stated ``tolerance`` (for "about" statements),
 
@@ -84,6 +89,23 @@ def _labels(spec: ExperimentSpec, at: Mapping[str, Any]) -> list[str]:
     return [
         point_label(dict(zip(names, combo, strict=True))) for combo in itertools.product(*choices)
     ]
+
+
+def _select(
+    agg: pd.DataFrame, claim: Mapping[str, Any], labels: list[str]
+) -> tuple[pd.DataFrame, list[str]]:
+    """The aggregate rows of a claim's metric and test at ``labels``, and the labels absent."""
+    keep = (agg["metric"] == claim["metric"]) & (agg["test"] == claim["test"])
+    sel = agg[keep & agg["point"].isin(labels)]
+    return sel, sorted(set(labels) - set(sel["point"]))
+
+
+def _at_text(claim: Mapping[str, Any]) -> str:
+    """The claim's grid points as text (``at`` and, where given, ``minus``)."""
+    text = ", ".join(f"{key}={val}" for key, val in claim["at"].items())
+    if "minus" in claim:
+        text += " minus " + ", ".join(f"{key}={val}" for key, val in claim["minus"].items())
+    return text
 
 
 def _consistent(relation: str, r: float, se: float, value: float, tol: float) -> bool:
@@ -195,31 +217,34 @@ def comparison_table(
             if agg is None:
                 note = f"not run: {missing[spec.id]} {note}".strip()
             else:
-                sel = agg[
-                    (agg["metric"] == claim["metric"])
-                    & (agg["test"] == claim["test"])
-                    & agg["point"].isin(labels)
-                ]
-                if len(sel) == len(labels):
-                    w = summary_weights(claim, sel)
-                    used = w > 0  # points without replications (n = 0) carry no weight
-                    reproduced = (
-                        float(np.sum(w[used] * sel["value"].to_numpy()[used]))
-                        if used.any()
-                        else float("nan")
-                    )
-                    se = float(np.sqrt(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2)))
+                parts = [(1.0, *_select(agg, claim, labels))]
+                if "minus" in claim:
+                    other = _labels(spec, {**claim["at"], **claim["minus"]})
+                    parts.append((-1.0, *_select(agg, claim, other)))
+                absent = sorted({p for _, _, missed in parts for p in missed})
+                if not absent:
+                    reproduced, variance = 0.0, 0.0
+                    for sign, sel, _ in parts:
+                        w = summary_weights(claim, sel)
+                        used = w > 0  # points without replications (n = 0) carry no weight
+                        reproduced += (
+                            sign * float(np.sum(w[used] * sel["value"].to_numpy()[used]))
+                            if used.any()
+                            else float("nan")
+                        )
+                        variance += float(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2))
+                    se = float(np.sqrt(variance))
                     consistent = _consistent(
                         claim["relation"], reproduced, se, float(claim["value"]), tol
                     )
-                    uncertainty = ", ".join(sorted(set(sel["uncertainty"])))
-                    n = int(sel["n"].sum())
+                    used = pd.concat([sel for _, sel, _ in parts])
+                    uncertainty = ", ".join(sorted(set(used["uncertainty"])))
+                    n = int(used["n"].sum())
                     # a paired difference "a - b" is read from test a's fits
                     diagnostics, diagnostics_min = _diagnostics_share(
-                        agg, claim["test"].split(" - ")[0], labels
+                        agg, claim["test"].split(" - ")[0], list(used["point"])
                     )
                 else:  # a fidelity that runs part of the grid (by_fidelity)
-                    absent = sorted(set(labels) - set(sel["point"]))
                     note = f"not run at this fidelity: {', '.join(absent)}. {note}".strip()
             rows.append(
                 {
@@ -228,7 +253,7 @@ def comparison_table(
                     "source": claim["source"],
                     "metric": claim["metric"],
                     "test": claim["test"],
-                    "at": ", ".join(f"{key}={val}" for key, val in claim["at"].items()),
+                    "at": _at_text(claim),
                     "paper": claim["paper"],
                     "relation": claim["relation"],
                     "paper_value": float(claim["value"]),

@@ -35,6 +35,11 @@ estimate, its Monte Carlo standard error and the number of replications used:
 ``quantile``
     Quantile of a column at ``probability`` (the boxes of a boxplot), with a
     distribution-free standard error from the order statistics.
+``histogram``
+    The distribution of a numeric column over the replications: for each bin
+    ``[low, high)`` of ``bins`` (the last one closed) the share of replications falling
+    in it, with its binomial error; one aggregate row per bin, with columns ``bin_low``
+    and ``bin_high`` (empty for the other kinds).
 
 Any metric may be restricted to the replications in which another test's boolean column is
 true, ``given: {test: idp, column: indeterminate}`` (e.g. the loss of the Wilcoxon test in
@@ -64,6 +69,7 @@ __all__ = [
     "Estimate",
     "aggregate",
     "evidence_estimate",
+    "histogram_estimates",
     "mean_estimate",
     "quantile_estimate",
     "rate_estimate",
@@ -249,6 +255,48 @@ def quantile_estimate(values: object, probability: float) -> Estimate:
     return Estimate(float(np.quantile(arr, probability)), se, n)
 
 
+def histogram_estimates(
+    values: object, bins: Sequence[float], name: str = "values"
+) -> list[tuple[float, float, Estimate]]:
+    """Share of values in each bin ``[low, high)`` (the last bin closed), with binomial errors.
+
+    Parameters
+    ----------
+    values : array_like
+        One value per replication (finite).
+    bins : sequence of float
+        At least two strictly increasing edges; every value must lie between the first
+        and the last.
+    name : str
+        Names the values in error messages.
+
+    Returns
+    -------
+    list of (float, float, Estimate)
+        ``(low, high, share)`` for each bin, in order; the shares sum to 1.
+
+    Examples
+    --------
+    >>> [round(e.value, 2) for _, _, e in histogram_estimates([0.1, 0.6, 1.0, 0.2], [0, 0.5, 1])]
+    [0.5, 0.5]
+    """
+    arr = _values(values, name, boolean=False)
+    edges = np.asarray(bins, dtype=float)
+    if edges.ndim != 1 or edges.size < 2 or not np.all(np.diff(edges) > 0):
+        raise ValueError(f"bins: expected at least two increasing edges, got {list(bins)}")
+    outside = (arr < edges[0]) | (arr > edges[-1])
+    if outside.any():
+        raise ValueError(
+            f"{name}: {int(outside.sum())} value(s) outside the bins "
+            f"[{edges[0]:g}, {edges[-1]:g}], e.g. {arr[outside][0]:g}"
+        )
+    which = np.minimum(np.searchsorted(edges, arr, side="right") - 1, edges.size - 2)
+    return [
+        (float(edges[i]), float(edges[i + 1]), rate_estimate(which == i, name))
+        for i in range(edges.size - 1)
+    ]
+
+
 def _column(rows: pd.DataFrame, column: str, metric: str) -> pd.Series:
     if column not in rows.columns:
         raise ValueError(
@@ -302,6 +350,12 @@ def _replicability(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | N
     return replicability_estimate(_bool_column(rows, m["column"], m["id"]), m["column"])
 
 
+def _histogram(
+    rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None
+) -> list[tuple[float, float, Estimate]]:
+    return histogram_estimates(_column(rows, m["column"], m["id"]).to_numpy(), m["bins"], m["id"])
+
+
 def _evidence(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:
     return evidence_estimate(
         _column(rows, m["column"], m["id"]).to_numpy(),
@@ -323,7 +377,8 @@ def _quantile(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) 
     return quantile_estimate(_column(rows, m["column"], m["id"]).to_numpy(), m["probability"])
 
 
-METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Estimate]] = {
+#: Each kind returns an :class:`Estimate`, or (``histogram``) ``(low, high, Estimate)`` bins.
+METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Any]] = {
     "rate": _rate,
     "share_above": _share_above,
     "mean": _mean,
@@ -332,6 +387,7 @@ METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Estimat
     "evidence": _evidence,
     "reduction": _reduction,
     "quantile": _quantile,
+    "histogram": _histogram,
 }
 
 
@@ -367,8 +423,9 @@ def aggregate(
     pandas.DataFrame
         One row per (grid point, test, metric) with columns ``experiment``, ``point``,
         the grid columns, ``test``, ``metric``, ``value``, ``se``, ``n`` and ``uncertainty``
-        (``"Monte Carlo"``); sorted, so that the
-        table does not depend on the order in which replications were computed.
+        (``"Monte Carlo"``), plus ``bin_low`` and ``bin_high`` when a ``histogram``
+        metric is declared (one row per bin); sorted, so that the table does not depend
+        on the order in which replications were computed.
     """
     out = []
     rows = rows.sort_values(["point", "test", "replication"], kind="stable")
@@ -382,24 +439,31 @@ def aggregate(
                     raise ValueError(f"metric {m['id']!r}: no rows for test {test!r} at {point}")
                 base = _given(by_test[m["baseline"]], m, by_test) if "baseline" in m else None
                 kept = _given(by_test[test], m, by_test)
-                est = kind(kept, m, base) if len(kept) else Estimate(np.nan, np.nan, 0)
+                result = kind(kept, m, base) if len(kept) else Estimate(np.nan, np.nan, 0)
                 label = f"{test} - {m['baseline']}" if "baseline" in m else test
-                out.append(
-                    {
-                        "experiment": first["experiment"],
-                        "point": point,
-                        **{g: first[g] for g in grid},
-                        "test": label,
-                        "metric": m["id"],
-                        "value": est.value,
-                        "se": est.se,
-                        "n": est.n,
-                        "uncertainty": "Monte Carlo",
-                    }
-                )
-    columns = ["experiment", "point", *grid, "test", "metric", "value", "se", "n", "uncertainty"]
+                binned = result if isinstance(result, list) else [(None, None, result)]
+                for low, high, est in binned:
+                    out.append(
+                        {
+                            "experiment": first["experiment"],
+                            "point": point,
+                            **{g: first[g] for g in grid},
+                            "test": label,
+                            "metric": m["id"],
+                            **({} if low is None else {"bin_low": low, "bin_high": high}),
+                            "value": est.value,
+                            "se": est.se,
+                            "n": est.n,
+                            "uncertainty": "Monte Carlo",
+                        }
+                    )
+    bins = ["bin_low", "bin_high"] if any(m["kind"] == "histogram" for m in metrics) else []
+    columns = [
+        *["experiment", "point", *grid, "test", "metric", *bins],
+        *["value", "se", "n", "uncertainty"],
+    ]
     return (
         pd.DataFrame(out, columns=columns)
-        .sort_values(["point", "metric", "test"])
+        .sort_values(["point", "metric", "test", *bins])
         .reset_index(drop=True)
     )

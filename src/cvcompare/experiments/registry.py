@@ -158,15 +158,19 @@ _FREQUENTIST = {"alternative": "two-sided", "alpha": 0.05}
 _FREQUENTIST_COLUMNS = {"statistic", "pvalue", "reject"}
 
 
-def _on_mean_diffs(test: Callable[..., Any], sim: Any, s: dict[str, Any]) -> dict[str, Any]:
-    """Run a frequentist ``test`` on ``sim.mean_diffs``; settings ``alternative``, ``alpha``."""
-    alpha = check_probability(s["alpha"], "alpha")
-    res = test(sim.mean_diffs, alternative=s["alternative"])
+def _frequentist_row(res: Any, alpha: object) -> dict[str, Any]:
+    """The columns of a frequentist result: statistic, p-value, ``reject = pvalue < alpha``."""
+    alpha = check_probability(alpha, "alpha")
     return {
         "statistic": float(res.statistic),
         "pvalue": float(res.pvalue),
         "reject": bool(res.pvalue < alpha),
     }
+
+
+def _on_mean_diffs(test: Callable[..., Any], sim: Any, s: dict[str, Any]) -> dict[str, Any]:
+    """Run a frequentist ``test`` on ``sim.mean_diffs``; settings ``alternative``, ``alpha``."""
+    return _frequentist_row(test(sim.mean_diffs, alternative=s["alternative"]), s["alpha"])
 
 
 @register("wilcoxon", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
@@ -210,6 +214,37 @@ def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> di
         rng=rng if settings["method"] == "montecarlo" else None,
     )
     return {"prob_majority": float(res.prob_majority), "reject": bool(res.decision)}
+
+
+@register(
+    "correlated_ttest",
+    defaults={**_FREQUENTIST, "rho": "heuristic"},
+    columns=_FREQUENTIST_COLUMNS,
+)
+def _correlated_t(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Correlated t-test (Nadeau & Bengio 2003; Corani & Benavoli 2015, Eq. 1) on one data set.
+
+    A single-data-set test: the scenario must have ``q = 1``; it tests the ``m k`` fold
+    differences. Settings: ``alternative``, ``alpha`` and ``rho``: ``"heuristic"`` uses
+    the data set's ``rho`` (``n_test / n_total``, or the generating correlation of the
+    ``gaussian_folds`` generator); a number fixes it, ``0`` giving the naive paired t-test
+    that treats the folds as independent (the test the correlated one corrects).
+    """
+    from cvcompare.stats import correlated_ttest
+
+    diffs = np.asarray(sim.diffs)
+    if diffs.shape[0] != 1:
+        raise ValueError(
+            f"correlated_ttest: a single-data-set test; expected a scenario with q = 1, "
+            f"got q = {diffs.shape[0]}"
+        )
+    rho = settings["rho"]
+    if rho == "heuristic":
+        rho = float(np.asarray(sim.rho)[0])
+    elif isinstance(rho, bool) or not isinstance(rho, (int, float)):
+        raise TypeError(f"rho: expected 'heuristic' or a number in [0, 1), got {rho!r}")
+    res = correlated_ttest(diffs[0], rho=rho, alternative=settings["alternative"])
+    return _frequentist_row(res, settings["alpha"])
 
 
 @register(

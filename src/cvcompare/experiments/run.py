@@ -90,7 +90,7 @@ def run_replication(
     scen = copy.deepcopy(dict(scenario))
     if "q" not in scen:
         raise ValueError("scenario: expected the number of data sets under the key 'q'")
-    q = check_int(scen.pop("q"), "scenario.q", minimum=2)
+    q = check_int(scen.pop("q"), "scenario.q", minimum=1)
     cpu_start = cpu_seconds()
     sim = simulate_comparison(
         scen,

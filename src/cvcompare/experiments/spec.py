@@ -485,6 +485,9 @@ class ExperimentSpec:
                             f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
                             f"columns: {sorted(columns[tid])}"
                         )
+            edges = m.get("bins", [])
+            if any(b <= a for a, b in itertools.pairwise(edges)):
+                fail(f"metric {m['id']!r}: bins must increase, got {m['bins']}")
             if m["kind"] == "paired_difference":
                 if "baseline" not in m:
                     fail(f"metric {m['id']!r}: kind paired_difference needs a `baseline` test")
@@ -567,10 +570,13 @@ class ExperimentSpec:
         self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]
     ) -> None:
         grid_values = {a.name: {format_value(v) for v in a.values} for a in self.grid}
+        binned = {m["id"] for m in self.metrics if m["kind"] == "histogram"}
         for i, claim in enumerate(self.paper_numbers):
             where = f"paper_numbers[{i}]"
             if claim["metric"] not in metric_labels:
                 fail(f"{where}: unknown metric {claim['metric']!r}; known: {sorted(metric_labels)}")
+            if claim["metric"] in binned:
+                fail(f"{where}: metric {claim['metric']!r} is a histogram; claims need one number")
             if claim["test"] not in metric_labels[claim["metric"]]:
                 fail(
                     f"{where}: metric {claim['metric']!r} has no test {claim['test']!r}; "
@@ -586,12 +592,13 @@ class ExperimentSpec:
                     )
             elif "over" in claim:
                 fail(f"{where}: `over` is only used with summary 'area'")
-            for key, val in claim["at"].items():
-                if key not in grid_values:
-                    fail(f"{where}.at: {key!r} is not a grid axis ({sorted(grid_values)})")
-                for v in val if isinstance(val, list) else [val]:
-                    if format_value(v) not in grid_values[key]:
-                        fail(f"{where}.at.{key}: {v!r} is not among the grid values")
+            for entry in ("at", "minus"):
+                for key, val in claim.get(entry, {}).items():
+                    if key not in grid_values:
+                        fail(f"{where}.{entry}: {key!r} is not a grid axis ({sorted(grid_values)})")
+                    for v in val if isinstance(val, list) else [val]:
+                        if format_value(v) not in grid_values[key]:
+                            fail(f"{where}.{entry}.{key}: {v!r} is not among the grid values")
 
     def points(self, fidelity: str | None = None) -> list[GridPoint]:
         """Expand the grid into its points (Cartesian product, in grid order).

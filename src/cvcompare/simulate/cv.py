@@ -1,9 +1,11 @@
-"""Paired, repeated, stratified k-fold cross-validation.
+"""Paired, repeated, stratified (or plain) k-fold cross-validation.
 
-Folds are made as in the authors' code: shuffle the instances, sort them by class (a
-stable sort, so the shuffled order is kept within a class), and assign fold ids
+Stratified folds are made as in the authors' code: shuffle the instances, sort them by
+class (a stable sort, so the shuffled order is kept within a class), and assign fold ids
 ``0, 1, ..., k-1, 0, 1, ...`` cyclically down the sorted list. Each fold thus gets either
-``floor`` or ``ceil`` of ``n_c / k`` instances of every class ``c``. Both learners are
+``floor`` or ``ceil`` of ``n_c / k`` instances of every class ``c``. Plain folds
+(``stratify=False``) skip the sort: the ids are assigned down the shuffled list, so every
+fold has ``floor`` or ``ceil`` of ``n / k`` instances whatever their class. Both learners are
 evaluated on the same folds, and the fold-level differences are ``acc_a - acc_b``.
 
 Results are ordered run-major: entry ``r * k + j`` is fold ``j`` of run ``r``.
@@ -82,7 +84,9 @@ def check_cv_design(runs: object, folds: object, n: int) -> tuple[int, int]:
     return runs, folds
 
 
-def stratified_fold_ids(y: object, *, runs: int, folds: int, rng: RngLike) -> np.ndarray:
+def stratified_fold_ids(
+    y: object, *, runs: int, folds: int, rng: RngLike, stratify: bool = True
+) -> np.ndarray:
     """Fold ids of ``runs`` repetitions of stratified ``folds``-fold cross-validation.
 
     Parameters
@@ -94,6 +98,9 @@ def stratified_fold_ids(y: object, *, runs: int, folds: int, rng: RngLike) -> np
     folds : int
         Number of folds ``k`` (2 <= k <= n).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+    stratify : bool
+        False: plain random folds of equal size, the class ignored (the same random
+        numbers are drawn either way).
 
     Returns
     -------
@@ -111,12 +118,14 @@ def stratified_fold_ids(y: object, *, runs: int, folds: int, rng: RngLike) -> np
     runs, folds = check_cv_design(runs, folds, n)
     gen = as_generator(rng)
     shuffled = np.argsort(gen.random((q, runs, n)), axis=-1)
-    by_class = np.argsort(
-        np.take_along_axis(np.broadcast_to(batch[:, None, :], shuffled.shape), shuffled, -1),
-        axis=-1,
-        kind="stable",
-    )
-    order = np.take_along_axis(shuffled, by_class, axis=-1)
+    order = shuffled
+    if stratify:
+        by_class = np.argsort(
+            np.take_along_axis(np.broadcast_to(batch[:, None, :], shuffled.shape), shuffled, -1),
+            axis=-1,
+            kind="stable",
+        )
+        order = np.take_along_axis(shuffled, by_class, axis=-1)
     fold_ids = np.empty((q, runs, n), dtype=np.intp)
     cyclic = np.broadcast_to(np.arange(n, dtype=np.intp) % folds, order.shape)
     np.put_along_axis(fold_ids, order, cyclic, axis=-1)
@@ -144,6 +153,7 @@ def paired_cv_binary(
     folds: int = 10,
     rng: RngLike,
     alpha: int = 1,
+    stratify: bool = True,
 ) -> PairedCVResult:
     """Repeated stratified CV of two count-based classifiers on binary data, vectorised.
 
@@ -160,6 +170,8 @@ def paired_cv_binary(
         run.
     alpha : int
         Laplace count of naive Bayes (>= 1); see :mod:`cvcompare.simulate.classifiers`.
+    stratify : bool
+        False: plain random folds (see :func:`stratified_fold_ids`).
 
     Returns
     -------
@@ -175,7 +187,7 @@ def paired_cv_binary(
     b = _check_learner(learner_b, features.shape[1], "learner_b")
     alpha = check_int(alpha, "alpha", minimum=1)
     gen = as_generator(rng)
-    fold_ids = stratified_fold_ids(y, runs=runs, folds=folds, rng=gen)
+    fold_ids = stratified_fold_ids(y, runs=runs, folds=folds, rng=gen, stratify=stratify)
     bits = gen.integers(0, 2, size=(2, q, runs, n), dtype=np.int8)
     correct_a, n_test = fold_correct_counts(y, features, a, fold_ids, folds, bits[0], alpha=alpha)
     correct_b, _ = fold_correct_counts(y, features, b, fold_ids, folds, bits[1], alpha=alpha)

@@ -53,13 +53,19 @@ Generators (``generator.name``):
     the workflow computes the truth of every setting of the pool once, see
     :func:`required_ground_truth`) and ``regenerate_degenerate`` (False). ``delta`` and
     ``n_instances`` are not used.
+``gaussian_folds``
+    Corani & Benavoli (2015), Secs. 2.3 and 3: no classifiers; the fold differences are
+    drawn directly, Gaussian and equicorrelated; keys ``mean``, ``sd``, ``rho`` (see
+    :mod:`~.gaussian_folds`).
 ``bivariate_normal``
     Benavoli et al. (2014), Sec. 4, Eq. (10): accuracies drawn directly, without
     cross-validation; keys ``sd`` (0.12) and ``corr`` (0). See :mod:`.direct`.
 
 ``delta`` is a mapping for :func:`~.deltas.delta_distribution`; ``n_instances`` an int or
 a list of sizes drawn uniformly and independently per data set; ``cv`` has ``runs`` and
-``folds`` (10 and 10 by default).
+``folds`` (10 and 10 by default) and, for ``nb_features`` and ``bn_vs_zeror``,
+``stratify`` (True: stratified folds as in the authors' code of Corani et al. 2017;
+False: plain random folds, see :func:`~.cv.stratified_fold_ids`).
 
 References
 ----------
@@ -89,6 +95,8 @@ from .friedman import (
     friedman_settings,
     make_learner,
 )
+from .gaussian_folds import GENERATOR_KEYS as GAUSSIAN_FOLDS_KEYS
+from .gaussian_folds import GaussianFoldsPlan, gaussian_folds_plan
 from .generators import bn_data, check_theta_star, nb_features_data, nb_theta_g
 
 __all__ = [
@@ -113,6 +121,7 @@ _GENERATOR_KEYS = {
         "truth",
         "regenerate_degenerate",
     },
+    "gaussian_folds": GAUSSIAN_FOLDS_KEYS,
     "bivariate_normal": set(_DIRECT_KEYS),
 }
 
@@ -126,9 +135,10 @@ class SimulatedComparison:
     diffs : numpy.ndarray
         ``(q, m*k)`` fold-level differences ``acc_a - acc_b`` (fractions), run-major.
     acc_a, acc_b : numpy.ndarray
-        ``(q, m*k)`` fold-level accuracies.
+        ``(q, m*k)`` fold-level accuracies (NaN where the differences are drawn directly).
     rho : numpy.ndarray
-        ``(q,)`` mean test-fold size over data set size (``1/k``).
+        ``(q,)`` mean test-fold size over data set size (``1/k``); for
+        ``gaussian_folds``, the correlation the differences were drawn with.
     true_delta : numpy.ndarray
         ``(q,)`` the known accuracy difference of each data set: the population
         difference of the two classifiers as given by the generator (for ``bn_vs_zeror``
@@ -203,7 +213,7 @@ def _sizes(spec: object, q: int, gen: np.random.Generator) -> np.ndarray:
 
 def _cv_design(scenario: Mapping) -> tuple[int, int]:
     cv = _require_mapping(scenario.get("cv", {}), "cv")
-    _check_keys(cv, {"runs", "folds"}, "cv")
+    _check_keys(cv, {"runs", "folds", "stratify"}, "cv")
     return check_int(cv.get("runs", 10), "cv.runs", minimum=1), check_int(
         cv.get("folds", 10), "cv.folds", minimum=2
     )
@@ -229,6 +239,7 @@ class _BinaryPlan:
     regenerate: bool
     size_spec: object
     negative: str
+    stratify: bool = True
 
 
 def _binary_plan(gen_spec: Mapping, scenario: Mapping) -> _BinaryPlan:
@@ -262,12 +273,16 @@ def _binary_plan(gen_spec: Mapping, scenario: Mapping) -> _BinaryPlan:
         raise ValueError("n_instances: expected a non-empty list of sizes")
     smallest = min(check_int(v, "n_instances", minimum=2) for v in sizes)
     check_cv_design(runs, folds, smallest)
-    return _BinaryPlan(name, runs, folds, dist, alpha, theta_star, regenerate, size_spec, negative)
+    stratify = _check_bool(scenario.get("cv", {}).get("stratify", True), "cv.stratify")
+    return _BinaryPlan(
+        name, runs, folds, dist, alpha, theta_star, regenerate, size_spec, negative, stratify
+    )
 
 
 def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> SimulatedComparison:
     name, runs, folds, alpha = plan.name, plan.runs, plan.folds, plan.alpha
     theta_star, regenerate, negative = plan.theta_star, plan.regenerate, plan.negative
+    cv_args = {"runs": runs, "folds": folds, "alpha": alpha, "stratify": plan.stratify}
     delta = plan.dist.sample(q, gen)
     sizes = _sizes(plan.size_spec, q, gen)
     if name == "nb_features":
@@ -287,9 +302,9 @@ def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> S
     def simulate(n: int, d: np.ndarray) -> PairedCVResult:
         if name == "nb_features":
             data = nb_features_data(n, d, gen, theta_star=theta_star)
-            return paired_cv_binary(data, 0, 1, runs=runs, folds=folds, rng=gen, alpha=alpha)
+            return paired_cv_binary(data, 0, 1, rng=gen, **cv_args)
         data = bn_data(n, 0.5 + np.abs(d), gen)
-        res = paired_cv_binary(data, 0, ZERO_R, runs=runs, folds=folds, rng=gen, alpha=alpha)
+        res = paired_cv_binary(data, 0, ZERO_R, rng=gen, **cv_args)
         swap = (d < 0)[:, None]
         return PairedCVResult(
             acc_a=np.where(swap, res.acc_b, res.acc_a),
@@ -347,6 +362,8 @@ def _friedman_plan(gen_spec: Mapping, scenario: Mapping, q: int) -> _FriedmanPla
         if key in scenario:
             raise ValueError(f"{key}: not used by the 'friedman' generator (settings fix it)")
     runs, folds = _cv_design(scenario)
+    if "stratify" in scenario.get("cv", {}):
+        raise ValueError("cv.stratify: the 'friedman' generator always uses stratified folds")
     learners = tuple(gen_spec.get("learners", ("lda", "cart")))
     if len(learners) != 2:
         raise ValueError(f"generator.learners: expected two learner names, got {learners!r}")
@@ -483,12 +500,16 @@ def simulate_comparison(
     if ground_truth is not None:
         name = scenario["generator"]["name"]
         raise ValueError(f"ground_truth: only used by the 'friedman' generator, not {name!r}")
+    if isinstance(plan, GaussianFoldsPlan):
+        return SimulatedComparison(**plan.draw(gen))
     if isinstance(plan, BivariateNormalPlan):
         return plan.simulate(q, gen)
     return _binary_comparison(plan, q, gen)
 
 
-def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | BivariateNormalPlan:
+def _plan(
+    scenario: Mapping, q: int
+) -> _BinaryPlan | _FriedmanPlan | BivariateNormalPlan | GaussianFoldsPlan:
     scenario = _require_mapping(scenario, "scenario")
     _check_keys(scenario, _TOP_KEYS, "scenario")
     if "generator" not in scenario:
@@ -500,6 +521,10 @@ def _plan(scenario: Mapping, q: int) -> _BinaryPlan | _FriedmanPlan | BivariateN
     _check_keys(gen_spec, _GENERATOR_KEYS[name] | {"name"}, "generator")
     if name == "friedman":
         return _friedman_plan(gen_spec, scenario, q)
+    if name == "gaussian_folds":
+        if "stratify" in scenario.get("cv", {}):
+            raise ValueError("cv.stratify: the 'gaussian_folds' generator has no folds to stratify")
+        return gaussian_folds_plan(gen_spec, scenario, q, _cv_design(scenario))
     if name == "bivariate_normal":
         return bivariate_normal_plan(gen_spec, scenario)
     return _binary_plan(gen_spec, scenario)

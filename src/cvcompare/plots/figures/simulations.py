@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select
 
-__all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a"]
+__all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a", "figure_p_f2b"]
 
 _MARKERS = {"poisson": "s", "signed_rank": "o", "hierarchical": "D"}
 _COLORS = {"poisson": "tab:blue", "signed_rank": "tab:red"}
@@ -46,6 +46,21 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
         lines for ``m = 1`` and solid lines for ``m = 10`` runs, as in Corani & Benavoli
         (2015), Fig. 2a; error bars are two Monte Carlo standard errors.
     """
+    return _power_against_delta(aggregate, title, r"$\delta_{acc}$")
+
+
+@register_figure
+def figure_p_f2b(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Power and type I error against the Cauchy's median (and scale) of delta_acc (P-F2b).
+
+    As :func:`figure_p_f2a`, with the horizontal axis the median and scale of the Cauchy
+    from which each data set's difference is drawn (Corani & Benavoli 2015, Fig. 2b).
+    """
+    return _power_against_delta(aggregate, title, r"median = scale of the Cauchy of $\delta_{acc}$")
+
+
+def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str) -> Figure:
+    """Rejection rates of the tests against the grid column ``delta``, one panel per ``q``."""
     sel = select(aggregate, "power", ["delta", "m", "q"])
     qs = sorted(sel["q"].unique(), reverse=True)
     fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
@@ -66,11 +81,13 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
                 label=f"{_LABELS.get(test, test)}, m = {m}",
             )
         ax.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
-        ax.set_xlabel(r"$\delta_{acc}$")
+        ax.set_xlabel(xlabel)
         ax.set_title(f"q = {q}")
         ax.set_ylim(-0.02, 1.02)
     axes[0].set_ylabel("power (type I error at 0)")
-    axes[0].legend(loc="lower right", fontsize="small")
+    handles, labels = axes[0].get_legend_handles_labels()
+    ncols = min(len(labels), 2 * len(qs))
+    fig.legend(handles, labels, loc="outside lower center", ncols=ncols, fontsize="small")
     if title:
         fig.suptitle(title)
     return fig
