@@ -72,6 +72,11 @@ def chunk_names(fidelity, eid):
     ]
 
 
+def job_minutes(wildcards):
+    """Wall-clock minutes a simulation job of an experiment may take (measured)."""
+    return config["job_minutes"].get(wildcards.experiment, config["job_minutes"]["default"])
+
+
 def chunk_files(wildcards):
     """Every chunk of replications of an experiment at a fidelity."""
     return [

@@ -16,8 +16,8 @@ rule run_chunk:
         "../../environment.yml"
     threads: config["workers"]
     resources:
-        mem_mb=2000,
-        runtime=60,
+        mem_mb=800,
+        runtime=job_minutes,
     params:
         job=chunk_job,
     script:
