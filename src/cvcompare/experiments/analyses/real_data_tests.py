@@ -25,7 +25,12 @@ import numpy as np
 import pandas as pd
 
 from cvcompare._validation import check_int, check_positive, check_probability
-from cvcompare.experiments.analyses import AnalysisOutput, register_analysis, reported
+from cvcompare.experiments.analyses import (
+    AnalysisOutput,
+    check_learner_pair,
+    register_analysis,
+    reported,
+)
 from cvcompare.experiments.metrics import rate_estimate, replicability_estimate
 from cvcompare.io import fold_differences, mean_differences
 from cvcompare.stats.poisson_binomial import poisson_binomial_test
@@ -40,23 +45,13 @@ from cvcompare.stats.signed_rank import (
 __all__ = ["pair_decisions", "replicability_split"]
 
 
-def _check_pair(settings: dict[str, Any]) -> None:
-    for key in ("first", "second"):
-        if not isinstance(settings[key], str) or not settings[key]:
-            raise ValueError(f"{key}: expected the name of a learner, got {settings[key]!r}")
-    if settings["first"] == settings["second"]:
-        raise ValueError(
-            f"first, second: expected two different learners, got {settings['first']!r} twice"
-        )
-
-
 def _pair_differences(settings: dict[str, Any], data: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     """Fold differences ``second - first`` on every data set (file order)."""
     return fold_differences(data, settings["second"], settings["first"])
 
 
 def _check_decisions(settings: dict[str, Any]) -> None:
-    _check_pair(settings)
+    check_learner_pair(settings)
     start = check_int(settings["start"], "start", minimum=1)
     if settings["stop"] is not None:
         check_int(settings["stop"], "stop", minimum=start + 1)
@@ -121,7 +116,7 @@ def pair_decisions(
 
 
 def _check_replicability(settings: dict[str, Any]) -> None:
-    _check_pair(settings)
+    check_learner_pair(settings)
     check_int(settings["n_draws"], "n_draws", minimum=2)
     check_int(settings["q"], "q", minimum=2)
     check_int(settings["n_samples"], "n_samples", minimum=100)
