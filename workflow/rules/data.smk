@@ -10,6 +10,7 @@ if not REAL_DATA_PRESENT:
             ACCURACIES,
         log:
             "logs/fetch_accuracies.log",
+        localrule: True
         conda:
             "../../environment.yml"
         params:
