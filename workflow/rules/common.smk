@@ -51,6 +51,9 @@ for _spec in EXPERIMENTS.values():
 # The real cross-validation results (read by the real-data analyses). Where the file is
 # absent when the run starts, rule fetch_accuracies tries to download it; the comparison
 # table of this run then lists the real-data claims as not run (rerun to include them).
+# Without network that job fails with a message saying where to put the file; the
+# workflow profile's keep-going then lets every other job run (without it, Snakemake
+# starts no new job after the failure).
 ACCURACIES = config["accuracies"]
 REAL_DATA = [eid for eid in ANALYSES if EXPERIMENTS[eid].needs_real_data]
 REAL_DATA_PRESENT = Path(ACCURACIES).is_file()

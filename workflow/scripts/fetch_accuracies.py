@@ -28,7 +28,8 @@ with atomic_path(target) as tmp:
             "it with --config accuracies=PATH. The real-data targets need it; every other "
             "target runs without it."
         )
-        log.error(message)
+        # the advice once on the console; the log keeps the technical cause
         print(message, file=sys.__stderr__)
+        log.error("download of %s failed: %s: %s", url, type(exc).__name__, exc)
         raise SystemExit(1) from None
 log.info("downloaded %s to %s", url, target)

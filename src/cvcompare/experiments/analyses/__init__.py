@@ -38,6 +38,7 @@ __all__ = [
     "UNCERTAINTIES",
     "AnalysisOutput",
     "RegisteredAnalysis",
+    "check_learner_pair",
     "register_analysis",
     "reported",
     "run_analysis",
@@ -137,6 +138,17 @@ class RegisteredAnalysis:
 
 
 ANALYSES: dict[str, RegisteredAnalysis] = {}
+
+
+def check_learner_pair(settings: Mapping[str, Any]) -> None:
+    """Check that the settings ``first`` and ``second`` name two different learners."""
+    for key in ("first", "second"):
+        if not isinstance(settings[key], str) or not settings[key]:
+            raise ValueError(f"{key}: expected a learner's name, got {settings[key]!r}")
+    if settings["first"] == settings["second"]:
+        raise ValueError(
+            f"first, second: expected two different learners, got {settings['first']!r} twice"
+        )
 
 
 def register_analysis(

@@ -33,7 +33,12 @@ import pandas as pd
 from scipy import stats
 
 from cvcompare._validation import check_choice, check_fraction_rope, check_int
-from cvcompare.experiments.analyses import AnalysisOutput, register_analysis, reported
+from cvcompare.experiments.analyses import (
+    AnalysisOutput,
+    check_learner_pair,
+    register_analysis,
+    reported,
+)
 from cvcompare.experiments.registry import HIERARCHICAL_DEFAULTS, fit_from_settings, fit_row
 
 __all__ = [
@@ -60,13 +65,7 @@ _FIT_METRICS = [
 
 
 def _check_pair(settings: dict[str, Any]) -> None:
-    for key in ("first", "second"):
-        if not isinstance(settings[key], str) or not settings[key]:
-            raise ValueError(f"{key}: expected a learner's name, got {settings[key]!r}")
-    if settings["first"] == settings["second"]:
-        raise ValueError(
-            f"first, second: expected two different learners, got {settings['first']!r} twice"
-        )
+    check_learner_pair(settings)
     check_fraction_rope(settings["rope"])
 
 
