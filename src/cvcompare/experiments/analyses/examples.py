@@ -5,7 +5,7 @@ References
 ----------
 Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7,
 1-30, Sec. 3.2.2 (the Friedman, Iman-Davenport and Nemenyi tests worked through in the
-tutorial "How to show that your model is better", seed 004).
+tutorial "How to show that your model is better").
 
 Benavoli, A., Mangili, F., Corani, G., Zaffalon, M. & Ruggeri, F. (2014). A Bayesian
 Wilcoxon signed-rank test based on the Dirichlet process. ICML, Sec. 3 and Fig. 1.
