@@ -39,8 +39,9 @@ SMALL = {
 }
 
 
-def snakemake(workdir, *args, check=True):
-    cmd = [
+def snakemake_command(workdir, *args):
+    """The command running the project's workflow in ``workdir`` with ``args``."""
+    return [
         str(BIN / "snakemake"),
         "--snakefile",
         str(ROOT / "workflow" / "Snakefile"),
@@ -48,7 +49,11 @@ def snakemake(workdir, *args, check=True):
         str(workdir),
         *args,
     ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+
+
+def snakemake(workdir, *args, check=True, timeout=900):
+    cmd = snakemake_command(workdir, *args)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     if check and proc.returncode != 0:
         raise AssertionError(
             f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
@@ -175,16 +180,7 @@ def test_the_campaign_is_the_same_bytes_on_one_cpu_and_other_chunks(smoke, tmp_p
         "taskset",
         "-c",
         "0",
-        str(BIN / "snakemake"),
-        "--snakefile",
-        str(ROOT / "workflow" / "Snakefile"),
-        "--directory",
-        str(work),
-        "--cores",
-        "1",
-        "--config",
-        "fidelity=smoke",
-        *extra,
+        *snakemake_command(work, "--cores", "1", "--config", "fidelity=smoke", *extra),
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
@@ -259,17 +255,7 @@ def test_a_run_killed_outright_resumes_after_unlock_with_the_same_results(small_
     config = yaml.safe_load(path.read_text())
     config.update(fidelity="smoke", experiments=["T-small"], chunk_size={"default": 1})
     path.write_text(yaml.safe_dump(config))
-    cmd = [
-        str(BIN / "snakemake"),
-        "--snakefile",
-        str(ROOT / "workflow" / "Snakefile"),
-        "--directory",
-        str(work),
-        "--cores",
-        "1",
-        "--",
-        "results/smoke/T-small/aggregate.csv",
-    ]
+    cmd = snakemake_command(work, "--cores", "1", "--", "results/smoke/T-small/aggregate.csv")
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
