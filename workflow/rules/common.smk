@@ -77,7 +77,9 @@ def chunk_names(fidelity, eid):
 
 def job_minutes(wildcards):
     """Wall-clock minutes a simulation job of an experiment may take (measured)."""
-    return config["job_minutes"].get(wildcards.experiment, config["job_minutes"]["default"])
+    return config["job_minutes"].get(
+        wildcards.experiment, config["job_minutes"]["default"]
+    )
 
 
 def chunk_files(wildcards):

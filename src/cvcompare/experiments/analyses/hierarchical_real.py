@@ -104,7 +104,7 @@ def _differences(data: pd.DataFrame, settings: dict[str, Any]) -> tuple[np.ndarr
 def _fit(x: np.ndarray, settings: dict[str, Any], nu_prior: str, rng: np.random.Generator) -> Any:
     """Fit the hierarchical model with the settings' Stan options, refitting a fit that fails
     the sampler diagnostics as the simulations do; seeds drawn from ``rng``."""
-    options = {key: settings[key] for key in HIERARCHICAL_DEFAULTS}
+    options = {key: settings[key] for key in HIERARCHICAL_DEFAULTS if key != "nu_prior"}
     res, _ = fit_from_settings(x, float(settings["rho"]), {**options, "nu_prior": nu_prior}, rng)
     return res
 
