@@ -129,10 +129,19 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
             assert (smoke / "figures" / f"{eid}.{ext}").stat().st_size > 10_000
     # sampler health per grid point of every hierarchical simulation, and the cost summary
     health = pd.read_csv(smoke / "figures" / "sampler_health.csv")
-    assert set(health.experiment) == {"H-F2", "H-T2", "H-F3", "H-F5"}
-    assert len(health) == 2 + 1 + 2 + 2 and health["diagnostics_ok"].between(0, 1).all()
+    assert set(health.experiment) == {"H-F2", "H-T2", "H-F3", "H-F5", "H-F6"}
+    assert len(health) == 2 + 1 + 2 + 2 + 1 and health["diagnostics_ok"].between(0, 1).all()
     cost = pd.read_csv(smoke / "results" / "smoke" / "benchmarks" / "summary.csv")
-    assert set(cost.experiment) == {"P-F2a", "H-F2", "H-T2", "H-F3", "H-F5"}
+    config = yaml.safe_load((smoke / "config" / "config.yaml").read_text())
+    simulations = {
+        eid
+        for eid in config["experiments"]
+        if yaml.safe_load((smoke / "config" / "experiments" / f"{eid}.yaml").read_text()).get(
+            "kind", "simulation"
+        )
+        == "simulation"
+    }
+    assert set(cost.experiment) == simulations
     assert cost.set_index("experiment").loc["H-F3", "fits"] >= 2 * 3
     assert (cost["cpu_seconds"] > 0).all() and (cost["jobs"] > 0).all()
     comparison = pd.read_csv(smoke / "figures" / "comparison.csv")
