@@ -173,6 +173,7 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
     assert "replication 2 done" in log.read_text()
 
 
+@pytest.mark.slow
 def test_the_campaign_is_the_same_bytes_on_one_cpu_and_other_chunks(smoke, tmp_path):
     # The whole smoke campaign again, on one visible CPU (taskset), one core, and other
     # chunk sizes: every table and figure (CSV, Markdown, PNG, PDF) and every aggregate
