@@ -7,8 +7,11 @@ workflow runs it once per grid point with :func:`run_analysis`. Three families l
   degrees of freedom, Corani et al. 2017, Table 1);
 - :mod:`~.examples`: fixed worked examples whose input table is part of the experiment
   file (the Friedman / Nemenyi tutorial, the signed-rank example of Benavoli et al. 2014);
-- :mod:`~.real_data`: analyses of the real cross-validation results (learner pairs,
-  data-set subsets), read with :func:`cvcompare.io.read_accuracies`.
+- analyses of the real cross-validation results (learner pairs, data-set subsets), read
+  with :func:`cvcompare.io.read_accuracies`: :mod:`~.hierarchical_real` (the hierarchical
+  model, Corani et al. 2017, Tables 5-6, Figs. 7-8) and :mod:`~.real_data_tests` (decisions
+  of the Poisson-binomial and signed-rank tests and replicability, Corani & Benavoli 2015,
+  Table 4; Benavoli et al. 2014, Table 5).
 
 An analysis function ``fn(settings, data, rng) -> AnalysisOutput`` gets its checked
 settings (defaults filled in), the real results as a tidy table (or ``None`` if it does
