@@ -67,22 +67,32 @@ def workdir_with_config(path):
     return path
 
 
+def runnable_here(work):
+    """The ``--config`` entries that run ``work``'s campaign on this machine.
+
+    With the real accuracies they are passed on; without them, the experiments that need
+    them are dropped from the workdir's config (test_workflow_real_data.py: the rest).
+    """
+    if REAL.is_file():
+        return [f"accuracies={REAL}"]
+    path = work / "config" / "config.yaml"
+    config = yaml.safe_load(path.read_text())
+    schema = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
+    config["experiments"] = [
+        eid
+        for eid in config["experiments"]
+        if not load_experiment(
+            work / "config" / "experiments" / f"{eid}.yaml", schema=schema
+        ).needs_real_data
+    ]
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return []
+
+
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory):
     work = workdir_with_config(tmp_path_factory.mktemp("smoke"))
-    extra = [f"accuracies={REAL}"] if REAL.is_file() else []
-    if not REAL.is_file():  # run what needs no real data (test_workflow_real_data.py: the rest)
-        path = work / "config" / "config.yaml"
-        config = yaml.safe_load(path.read_text())
-        schema = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
-        config["experiments"] = [
-            eid
-            for eid in config["experiments"]
-            if not load_experiment(
-                work / "config" / "experiments" / f"{eid}.yaml", schema=schema
-            ).needs_real_data
-        ]
-        path.write_text(yaml.safe_dump(config, sort_keys=False))
+    extra = runnable_here(work)
     snakemake(work, "--cores", "2", "--keep-going", "--config", "fidelity=smoke", *extra)
     return work
 
@@ -414,6 +424,52 @@ def _slurm_unavailable():
     return None
 
 
+def filled_slurm_profile(directory):
+    """The shipped SLURM profile with its account and partition filled in for the local SLURM
+    of ``scripts/slurm-local.sh`` (no accounts, partition ``debug``), written to
+    ``directory``."""
+    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
+    del profile["default-resources"]["slurm_account"]
+    profile["slurm-no-account"] = True
+    profile["default-resources"]["slurm_partition"] = "debug"
+    profile["slurm-init-seconds-before-status-checks"] = 1
+    directory.mkdir()
+    (directory / "config.yaml").write_text(yaml.safe_dump(profile))
+    return directory
+
+
+def test_the_slurm_profile_groups_the_chunks_of_one_experiment(tmp_path):
+    # A dry run of the paper campaign through the SLURM profile (no cluster needed): every
+    # cluster job holds at most 20 chunks, all of one experiment, so that a job's length is
+    # predictable, and the costly Friedman study (H-F6, about 2 CPU minutes per chunk)
+    # spreads over several jobs instead of one of an hour and a half.
+    work = workdir_with_config(tmp_path / "work")
+    extra = runnable_here(work)
+    run = snakemake(
+        work,
+        "-n",
+        "--workflow-profile",
+        str(filled_slurm_profile(tmp_path / "profile")),
+        "--config",
+        "fidelity=paper",
+        *extra,
+    )
+    groups = []
+    for line in run.stdout.splitlines():
+        if " Group job " in line:
+            groups.append((line.split(" Group job ")[1].split()[0], []))
+        elif "wildcards: fidelity=paper, experiment=" in line and groups:
+            groups[-1][1].append(line.split("experiment=")[1].split(",")[0])
+        elif line.startswith(("rule ", "localrule ")):
+            groups.append((None, []))  # a job outside any group
+    grouped = [(name, members) for name, members in groups if name is not None]
+    assert len(grouped) > 10, run.stdout[-2000:]
+    for name, members in grouped:
+        assert 1 <= len(members) <= 20, (name, len(members))
+        assert {f"simulations-{e}" for e in members} == {name}, (name, set(members))
+    assert sum(name == "simulations-H-F6" for name, _ in grouped) >= 2
+
+
 @pytest.mark.slurm
 def test_the_slurm_profile_gives_the_local_results_byte_for_byte(smoke, tmp_path):
     # The shipped profile with only its account and partition filled in, on a real SLURM:
@@ -421,19 +477,13 @@ def test_the_slurm_profile_gives_the_local_results_byte_for_byte(smoke, tmp_path
     reason = _slurm_unavailable()
     if reason:
         pytest.skip(reason)
-    profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
-    del profile["default-resources"]["slurm_account"]
-    profile["slurm-no-account"] = True
-    profile["default-resources"]["slurm_partition"] = "debug"
-    profile["slurm-init-seconds-before-status-checks"] = 1
-    (tmp_path / "profile").mkdir()
-    (tmp_path / "profile" / "config.yaml").write_text(yaml.safe_dump(profile))
+    profile = filled_slurm_profile(tmp_path / "profile")
     work = workdir_with_config(tmp_path / "work")
-    extra = [f"accuracies={REAL}"] if REAL.is_file() else []
+    extra = runnable_here(work)
     run = snakemake(
         work,
         "--workflow-profile",
-        str(tmp_path / "profile"),
+        str(profile),
         "--config",
         "fidelity=smoke",
         *extra,
