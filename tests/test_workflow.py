@@ -440,34 +440,37 @@ def filled_slurm_profile(directory):
 
 def test_the_slurm_profile_groups_the_chunks_of_one_experiment(tmp_path):
     # A dry run of the paper campaign through the SLURM profile (no cluster needed): every
-    # cluster job holds at most 20 chunks, all of one experiment, so that a job's length is
-    # predictable, and the costly Friedman study (H-F6, about 2 CPU minutes per chunk)
-    # spreads over several jobs instead of one of an hour and a half.
+    # simulation chunk runs in a cluster job of chunks of its own experiment only, as few
+    # jobs per experiment as the profile's group size allows, so that a job's length is
+    # predictable; the costly Friedman study (H-F6, about 2.5 minutes per chunk) spreads
+    # over several jobs instead of one of two hours.
+    profile = filled_slurm_profile(tmp_path / "profile")
+    size = yaml.safe_load((profile / "config.yaml").read_text())["group-components"]
+    size = size["simulations-{experiment}"]
     work = workdir_with_config(tmp_path / "work")
     extra = runnable_here(work)
     run = snakemake(
-        work,
-        "-n",
-        "--workflow-profile",
-        str(filled_slurm_profile(tmp_path / "profile")),
-        "--config",
-        "fidelity=paper",
-        *extra,
+        work, "-n", "--workflow-profile", str(profile), "--config", "fidelity=paper", *extra
     )
-    groups = []
+    groups, ungrouped_chunks = [], 0
     for line in run.stdout.splitlines():
         if " Group job " in line:
             groups.append((line.split(" Group job ")[1].split()[0], []))
         elif "wildcards: fidelity=paper, experiment=" in line and groups:
             groups[-1][1].append(line.split("experiment=")[1].split(",")[0])
-        elif line.startswith(("rule ", "localrule ")):
-            groups.append((None, []))  # a job outside any group
+        elif line.startswith(("rule ", "localrule ")):  # a job outside any group
+            ungrouped_chunks += line.startswith("rule run_chunk:")
+            groups.append((None, []))
     grouped = [(name, members) for name, members in groups if name is not None]
-    assert len(grouped) > 10, run.stdout[-2000:]
+    assert ungrouped_chunks == 0
+    chunks, jobs = {}, {}
     for name, members in grouped:
-        assert 1 <= len(members) <= 20, (name, len(members))
         assert {f"simulations-{e}" for e in members} == {name}, (name, set(members))
-    assert sum(name == "simulations-H-F6" for name, _ in grouped) >= 2
+        chunks[members[0]] = chunks.get(members[0], 0) + len(members)
+        jobs[members[0]] = jobs.get(members[0], 0) + 1
+    assert len(chunks) >= 8, run.stdout[-2000:]  # the simulation experiments
+    assert jobs == {e: -(-n // size) for e, n in chunks.items()}
+    assert jobs["H-F6"] >= 2
 
 
 @pytest.mark.slurm
