@@ -12,7 +12,12 @@ changes in the machine's load affect both alike.
   runner's own build path (CmdStan is not needed; with ``--runner cmdstanpy`` it runs
   through CmdStan);
 * package's program: ``fit_hierarchical`` (sufficient statistics, delta_i integrated out),
-  compiled program cached.
+  compiled program cached; with the native runner, its log density and gradient are the
+  hand-written C++ of ``hierarchical_gradient.hpp``;
+* with the native runner, the package's program run by the runner alone (no
+  ``fit_hierarchical`` around it) with the hand-written gradient and with Stan's autodiff
+  (``NativeRunner(hand_written_gradient=False)``), on the same data and seed, which
+  measures what the hand-written gradient gains.
 
 Printed: the wall and CPU time of every run (CPU: this process and the runner's processes;
 on a shared machine less affected than wall time by other load), the medians, their
@@ -45,7 +50,7 @@ import numpy as np
 from cvcompare.hierarchical import ConvergenceWarning, fit_hierarchical
 from cvcompare.hierarchical.diagnostics import HierarchicalDiagnostics, ess_bulk
 from cvcompare.hierarchical.priors import scale_data, stan_data
-from cvcompare.hierarchical.runners import RUNNERS, get_runner
+from cvcompare.hierarchical.runners import RUNNERS, NativeRunner, get_runner
 
 AUTHORS = Path(__file__).resolve().parent / "authors_hierarchical.stan"
 Q, N, RHO = 50, 100, 0.1
@@ -112,9 +117,21 @@ def main() -> None:
     data, scale = authors_data(x)
     authors = get_runner(runner, AUTHORS.read_text())
 
-    # first calls compile or load both programs
+    # with the native runner, the package's program is also run with the hand-written
+    # gradient and with Stan's autodiff, the runner alone (the data fit_hierarchical passes)
+    gradients = {}
+    if runner == "native":
+        gradients = {NativeRunner(hand_written_gradient=hw): [] for hw in (True, False)}
+    package_data = stan_data(
+        scale_data(x.copy(), (-0.01, 0.01), np.random.default_rng(0)),
+        rho=RHO, student=True, nu_hyper=True,
+    )  # fmt: skip
+
+    # first calls compile or load the programs
     authors.sample(data, seed=args.seed, chains=1, warmup=5, draws=5)
     timed_fit(x, args.seed, runner)
+    for gradient in gradients:
+        gradient.sample(package_data, seed=args.seed, chains=1, warmup=5, draws=5)
     fast_walls, fast_cpus, authors_walls, authors_cpus, results, outputs = [], [], [], [], [], []
     for rep in range(1, args.reps + 1):
         run_authors = functools.partial(authors.sample, data, seed=args.seed + rep, **NUTS)
@@ -126,6 +143,10 @@ def main() -> None:
         fast_walls.append(wall)
         fast_cpus.append(cpu)
         results.append(res)
+        for gradient, runs in gradients.items():
+            sample = functools.partial(gradient.sample, package_data, seed=args.seed + rep)
+            wall, cpu, out = timed(functools.partial(sample, **NUTS))
+            runs.append((wall, cpu, int(out.divergent.sum())))
     fast_wall, fast_cpu = statistics.median(fast_walls), statistics.median(fast_cpus)
     authors_wall, authors_cpu = statistics.median(authors_walls), statistics.median(authors_cpus)
 
@@ -150,6 +171,20 @@ def main() -> None:
           f"max R-hat {max(max(r.diagnostics.rhat.values()) for r in results):.4f}")  # fmt: skip
     print(f"  ratio authors' / package's (medians): wall {authors_wall / fast_wall:.0f}x, "
           f"CPU {authors_cpu / fast_cpu:.0f}x")  # fmt: skip
+    medians = {}
+    for gradient, runs in gradients.items():
+        walls, cpus, divergences = zip(*runs, strict=True)
+        name = "hand-written" if gradient.hand_written_gradient else "Stan's autodiff"
+        medians[name] = statistics.median(walls), statistics.median(cpus)
+        print(f"  package's model, native runner alone, {name} gradient: median wall "
+              f"{medians[name][0]:.2f} s (all: {', '.join(f'{w:.2f}' for w in walls)}), median "
+              f"CPU {medians[name][1]:.2f} s (all: {', '.join(f'{c:.2f}' for c in cpus)}), "
+              f"divergences {list(divergences)}")  # fmt: skip
+    if medians:
+        (hw_wall, hw_cpu), (ad_wall, ad_cpu) = medians.values()
+        print(f"  ratio autodiff / hand-written gradient (medians): wall {ad_wall / hw_wall:.2f}x, "
+              f"CPU {ad_cpu / hw_cpu:.2f}x; authors' / autodiff: wall "
+              f"{authors_wall / ad_wall:.0f}x, CPU {authors_cpu / ad_cpu:.0f}x")  # fmt: skip
     # same posterior: the last runs of each, on the original scale
     out, res = outputs[-1], results[-1]
     chains = NUTS["chains"]

@@ -75,6 +75,11 @@
 //    holding it as one autodiff node); sigma_raw follows the slots, and generated quantities
 //    put sigma and delta back in data-set order.
 //
+//    The offsets, multipliers and slots of notes 5 and 6 are data: cvcompare chooses them
+//    from xbar and ss (cvcompare.hierarchical.layout) and passes them in, so that the native
+//    runner's hand-written gradient of this model block (hierarchical_gradient.hpp) reads the
+//    same layout as this program.
+//
 // 7. nu - 1 = exp(z), z = nu_raw - g^2 / 2, g = log(1 + exp(-nu_raw)). Near nu = 1 the data no
 //    longer tell values of nu apart, so z = log(nu - 1) would inherit the prior's long left
 //    tail (density proportional to exp(alpha z)); the metric's scale for z would then be set
@@ -108,11 +113,6 @@ functions {
   real log_nu_minus_one(real nu_raw) {
     return nu_raw - 0.5 * square(log1p_exp(-nu_raw));
   }
-
-  // logit of x / hi, with x / hi kept inside [1e-12, 0.9]: a location guess (note 5)
-  real logit_guess(real x, real hi) {
-    return logit(fmin(fmax(x / hi, 1e-12), 0.9));
-  }
 }
 data {
   int<lower=1> q;                       // number of data sets
@@ -132,6 +132,17 @@ data {
   real<lower=beta_lo> beta_hi;
   real<lower=0> nu_alpha;               // fixed Gamma shape of nu - 1 (nu_hyper = 0)
   real<lower=0> nu_beta;                // fixed Gamma rate of nu - 1 (nu_hyper = 0)
+  // the sampler's layout (notes 5 and 6), chosen from the data by cvcompare.hierarchical.layout
+  int<lower=0, upper=student * q> n_c;  // centred data sets, in the last slots
+  array[q] int<lower=1, upper=q> slot_of;  // the slot of each data set (a permutation)
+  real delta0_offset;
+  real<lower=0> delta0_multiplier;
+  real sigma0_offset;
+  real<lower=0> sigma0_multiplier;
+  vector[q] sigma_offset;                // in slot order
+  vector<lower=0>[q] sigma_multiplier;
+  vector[n_c] log_lambda_offset;         // in slot order (the last n_c slots)
+  real<lower=0> log_lambda_multiplier;
 }
 transformed data {
   real v_factor = (1 + (n - 1) * rho) / n;  // v_i / sigma_i^2
@@ -139,65 +150,28 @@ transformed data {
   real v_hi = v_factor * square(sigma_hi);  // v_i (1 + e_i)^2
   int n_nu = student;
   int n_hyper = student * nu_hyper;
-  vector[q] sigma_mode = sqrt(ss / ((n - 1) * (1 - rho)));  // maximises note 1's sigma_i terms
-  real centre = sort_asc(xbar)[(q + 1) %/% 2];  // median of the means
-  real spread = 1.4826 * sort_asc(abs(xbar - centre))[(q + 1) %/% 2];  // their scaled MAD
-
-  // outlying data sets, centred (note 6); the model holds the data sets in slots, the
-  // non-centred ones first: data set slot_set[j] in slot j, and data set i in slot slot_of[i]
-  array[q] int centred;
-  for (i in 1:q) {
-    centred[i] = student && abs(xbar[i] - centre) > 10 * fmax(spread, sqrt(v_factor) * sigma_mode[i]);
-  }
-  int n_c = sum(centred);
   int n_w = student ? q - n_c : 0;
-  array[q] int slot_of;
-  array[q] int slot_set;
-  {
-    int non_centred = 0;
-    int centred_seen = 0;
-    for (i in 1:q) {
-      if (centred[i]) {
-        centred_seen += 1;
-        slot_of[i] = q - n_c + centred_seen;
-      } else {
-        non_centred += 1;
-        slot_of[i] = non_centred;
-      }
-      slot_set[slot_of[i]] = i;
+  array[q] int slot_set;  // the data set in each slot (note 6)
+  for (i in 1:q) {
+    slot_set[slot_of[i]] = i;
+  }
+  for (j in 1:q) {
+    if (slot_set[j] < 1) {
+      reject("slot_of: expected a permutation of 1, ..., q; slot ", j, " is empty");
     }
   }
   vector[q] xbar_slot = xbar[slot_set];
   vector[q] ss_term = ss[slot_set] * (0.5 / ((1 - rho) * square(sigma_hi)));  // note 5
-
-  // location and scale guesses of the raw parameters (notes 5 and 6), in slot order
-  vector[q] sigma_offset;
-  vector[q] sigma_multiplier;
-  for (j in 1:q) {
-    sigma_offset[j] = logit_guess(sigma_mode[slot_set[j]], sigma_hi);
-    sigma_multiplier[j] = inv_sqrt(2.0 * (n - 1)) / (1 - inv_logit(sigma_offset[j]));
-  }
-  real delta0_guess = fmin(fmax(centre, delta0_lo + 0.01 * delta0_width),
-                           delta0_hi - 0.01 * delta0_width);
-  real delta0_offset = logit((delta0_guess - delta0_lo) / delta0_width);
-  real delta0_multiplier = fmax(spread, sqrt(v_factor * mean(square(sigma_mode)))) / sqrt(q)
-                           * delta0_width / ((delta0_guess - delta0_lo) * (delta0_hi - delta0_guess));
-  real sigma0_offset = logit_guess(fmax(spread, 1e-3), sigma0_hi);
-  vector[n_c] log_lambda_offset;  // log lambda_i if t_i were the squared distance to the median
-  for (c in 1:n_c) {
-    log_lambda_offset[c] = 2 * (log(fmax(spread, 1e-3))
-                                - log(abs(xbar_slot[q - n_c + c] - centre)));
-  }
 }
 parameters {
   real<offset=delta0_offset, multiplier=delta0_multiplier> delta0_raw;
-  real<offset=sigma0_offset, multiplier=0.3> sigma0_raw;
+  real<offset=sigma0_offset, multiplier=sigma0_multiplier> sigma0_raw;
   array[n_nu] real nu_raw;  // nu - 1 = exp(log_nu_minus_one(nu_raw)) (note 7)
   array[n_hyper] real<lower=alpha_lo, upper=alpha_hi> gamma_alpha;
   array[n_hyper] real<lower=beta_lo, upper=beta_hi> gamma_beta;
   vector<offset=sigma_offset, multiplier=sigma_multiplier>[q] sigma_raw;
   vector[n_w] w;
-  vector<offset=log_lambda_offset, multiplier=1.5>[n_c] log_lambda_c;
+  vector<offset=log_lambda_offset, multiplier=log_lambda_multiplier>[n_c] log_lambda_c;
 }
 transformed parameters {
   real delta0 = delta0_lo + delta0_width * inv_logit(delta0_raw);

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .layout import sampler_layout
+
 __all__ = [
     "ALPHA_BOUNDS",
     "BETA_BOUNDS",
@@ -184,7 +186,8 @@ def model_data(
     student: bool,
     nu_hyper: bool,
 ) -> dict[str, object]:
-    """The data block of ``hierarchical.stan`` from sufficient statistics and prior bounds.
+    """The data block of ``hierarchical.stan`` from sufficient statistics and prior bounds,
+    with the sampler's layout (:func:`~cvcompare.hierarchical.layout.sampler_layout`).
 
     Parameters
     ----------
@@ -205,7 +208,7 @@ def model_data(
     -------
     dict
     """
-    return {
+    model = {
         "q": int(xbar.size),
         "n": int(n),
         "xbar": np.asarray(xbar, dtype=float),
@@ -224,3 +227,4 @@ def model_data(
         "nu_alpha": FIXED_NU_GAMMA[0],
         "nu_beta": FIXED_NU_GAMMA[1],
     }
+    return model | sampler_layout(model)

@@ -1,0 +1,359 @@
+// The log density of hierarchical.stan and its gradient, written by hand (the native
+// runner's fast path).
+//
+// Stan's reverse-mode autodiff computes the gradient of the model block by recording every
+// operation and sweeping back over the record. Here the same density, on the unconstrained
+// scale the sampler works on (Stan's transforms of the parameters and their log Jacobians
+// included), is differentiated by hand: one pass over the data sets, with the derivatives of
+// the special functions in closed form. It computes the density of the program as written
+// (the same terms, constants included, so lp__ is Stan's up to rounding), with two
+// differences of accuracy, not of model:
+//   * sqrt(trigamma(k)) uses Boost's trigamma (accurate to a few ulp), where Stan's
+//     trigamma is an approximation good to about 1e-8; the gradient then uses the exact
+//     derivative of the function whose value it computes (tetragamma below), where autodiff
+//     differentiates Stan's approximation;
+//   * sums are taken in another order, so they round differently (about 1e-15, relative).
+// The driver's "--check-gradient" mode compares the two at random points; the package's
+// tests run it. Fits of the benchmark's data set (q = 50, n = 100) take about 1.8 times
+// less CPU time than with autodiff (benchmarks/bench_hierarchical.py); what remains is
+// mostly the sampler's own work and the exponentials, two per data set.
+//
+// The notation follows the notes at the top of hierarchical.stan: slots hold the data sets,
+// the n_w non-centred ones first, then the n_c centred ones; with e_i = exp(-sigma_raw_i),
+// v_i = v_hi / (1 + e_i)^2; the Student-t weights are lambda_i = exp(m + s w_i) (non-centred)
+// or exp(log_lambda_i) (centred), k = nu / 2, m = digamma(k) - log(k), s = sqrt(trigamma(k)),
+// and xbar_i ~ N(delta0, t_i + v_i) with t_i = sigma0^2 / lambda_i (sigma0^2 with a Gaussian
+// top level).
+#ifndef CVCOMPARE_HIERARCHICAL_GRADIENT_HPP
+#define CVCOMPARE_HIERARCHICAL_GRADIENT_HPP
+
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/math/special_functions/trigamma.hpp>
+#include <stan/io/var_context.hpp>
+#include <stan/math/prim.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cvcompare {
+
+// psi''(x), x > 0: the recurrence psi''(x) = psi''(x + 1) - 2 / x^3 up to x >= 10, then the
+// asymptotic series psi''(x) = -1/x^2 - 1/x^3 - 1/(2x^4) + 1/(6x^6) - 1/(6x^8) + 3/(10x^10)
+// - 5/(6x^12) + 691/(210x^14) - ..., whose first omitted term is below 2e-13 of the sum at
+// x = 10 (Abramowitz & Stegun 6.4.12). Boost's polygamma(2, x) costs about 20 times more.
+inline double tetragamma(double x) {
+  double shift = 0;
+  while (x < 10) {
+    shift -= 2 / (x * x * x);
+    x += 1;
+  }
+  const double r = 1 / x;
+  const double r2 = r * r;
+  const double series
+      = 1
+        + r2 * (-1.0 / 3 + r2 * (1.0 / 3 + r2 * (-3.0 / 5 + r2 * (5.0 / 3 - r2 * 691.0 / 105))));
+  return shift - r2 * (1 + r + 0.5 * r2 * series);  // the series above, factored
+}
+
+// Sum of the logs of positive numbers, taken as one log of their product: each number is
+// split into its binary exponent (summed as an integer) and its significand in [1, 2)
+// (multiplied, and split again every 512 numbers, before the product could overflow), so a
+// sum of q logs costs one log. Rounding: about 1e-16 per number, relative to the product,
+// i.e. absolute on the sum. Zero, infinite and NaN numbers take std::log.
+class log_sum {
+ public:
+  void add(double x) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const int biased = static_cast<int>(bits >> 52);  // sign bit and exponent
+    if (biased == 0 || biased >= 0x7ff) {  // zero, subnormal, infinite, NaN or negative
+      direct_ += std::log(x);
+      return;
+    }
+    exponent_ += biased - 1023;
+    bits = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1023} << 52);
+    double significand;
+    std::memcpy(&significand, &bits, sizeof significand);
+    product_ *= significand;
+    if (++count_ == 512) {
+      count_ = 0;
+      const double p = product_;
+      product_ = 1;
+      add(p);
+    }
+  }
+  double value() const {
+    return std::log(product_) + exponent_ * 0.69314718055994530942 + direct_;
+  }
+
+ private:
+  double product_ = 1;
+  std::int64_t exponent_ = 0;
+  double direct_ = 0;
+  int count_ = 0;
+};
+
+// Log density and gradient of hierarchical.stan's parameters on the unconstrained scale, in
+// Stan's order: delta0_raw, sigma0_raw, nu_raw (Student), gamma_alpha, gamma_beta (Student
+// with nu_hyper), sigma_raw (q, slots), w (n_w), log_lambda_c (n_c).
+class hierarchical_density {
+ public:
+  // Boost's special functions as Stan calls them: in double precision, and returning
+  // infinities instead of throwing on overflow (the sampler then rejects the proposal, as it
+  // does for any non-finite density; an exception other than std::domain_error would stop
+  // it).
+  using policy = stan::math::boost_policy_t<>;
+
+  // Reads the program's data (its data block, layout included) and derives what its
+  // transformed data block derives.
+  explicit hierarchical_density(const stan::io::var_context& data)
+      : q_(integer(data, "q")),
+        n_(integer(data, "n")),
+        student_(integer(data, "student") != 0),
+        nu_hyper_(student_ && integer(data, "nu_hyper") != 0),
+        n_c_(integer(data, "n_c")),
+        n_w_(student_ ? q_ - n_c_ : 0) {
+    const double rho = real(data, "rho");
+    const double sigma_hi = real(data, "sigma_hi");
+    v_hi_ = (1 + (n_ - 1) * rho) / n_ * sigma_hi * sigma_hi;
+    delta0_lo_ = real(data, "delta0_lo");
+    delta0_width_ = real(data, "delta0_hi") - delta0_lo_;
+    sigma0_hi_ = real(data, "sigma0_hi");
+    alpha_lo_ = real(data, "alpha_lo");
+    alpha_width_ = real(data, "alpha_hi") - alpha_lo_;
+    beta_lo_ = real(data, "beta_lo");
+    beta_width_ = real(data, "beta_hi") - beta_lo_;
+    nu_alpha_ = real(data, "nu_alpha");
+    nu_beta_ = real(data, "nu_beta");
+    delta0_offset_ = real(data, "delta0_offset");
+    delta0_multiplier_ = real(data, "delta0_multiplier");
+    sigma0_offset_ = real(data, "sigma0_offset");
+    sigma0_multiplier_ = real(data, "sigma0_multiplier");
+    log_lambda_multiplier_ = real(data, "log_lambda_multiplier");
+    sigma_offset_ = data.vals_r("sigma_offset");
+    sigma_multiplier_ = data.vals_r("sigma_multiplier");
+    log_lambda_offset_ = data.vals_r("log_lambda_offset");
+    const std::vector<double> xbar = data.vals_r("xbar");
+    const std::vector<double> ss = data.vals_r("ss");
+    const std::vector<int> slot_of = data.vals_i("slot_of");
+    xbar_.resize(q_);
+    ss_term_.resize(q_);
+    for (int i = 0; i < q_; ++i) {
+      xbar_[slot_of[i] - 1] = xbar[i];
+      ss_term_[slot_of[i] - 1] = ss[i] * (0.5 / ((1 - rho) * sigma_hi * sigma_hi));
+    }
+    // log Jacobians of the offset-multiplier maps: constants
+    log_jacobian_ = std::log(delta0_multiplier_) + std::log(sigma0_multiplier_)
+                    + n_c_ * std::log(log_lambda_multiplier_);
+    for (double m : sigma_multiplier_) {
+      log_jacobian_ += std::log(m);
+    }
+    if (nu_hyper_) {
+      log_jacobian_ += std::log(alpha_width_) + std::log(beta_width_);
+    }
+  }
+
+  // Number of unconstrained parameters.
+  std::size_t size() const {
+    return 2 + student_ + 2 * nu_hyper_ + q_ + n_w_ + n_c_;
+  }
+
+  // Returns the log density at the unconstrained point u and writes its gradient to grad.
+  double operator()(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
+    using stan::math::inv_logit;
+    using stan::math::log1m_inv_logit;
+    using stan::math::log_inv_logit;
+    grad.resize(u.size());
+    thread_local std::vector<double> v, dv;  // per slot: v_i and d v_i / d sigma_raw_i
+    v.resize(q_);
+    dv.resize(q_);
+    double lp = log_jacobian_;
+
+    // delta0 and sigma0 through their logistic maps (note 5)
+    const double d_raw = delta0_offset_ + delta0_multiplier_ * u[0];
+    const double s_raw = sigma0_offset_ + sigma0_multiplier_ * u[1];
+    const double p_d = inv_logit(d_raw);
+    const double p_s = inv_logit(s_raw);
+    const double delta0 = delta0_lo_ + delta0_width_ * p_d;
+    const double sigma0 = sigma0_hi_ * p_s;
+    const double sigma0_sq = sigma0 * sigma0;
+    lp += log_inv_logit(d_raw) + log1m_inv_logit(d_raw) + log_inv_logit(s_raw)
+          + log1m_inv_logit(s_raw);
+    double g_delta0 = 0;     // d lp / d delta0
+    double g_sigma0_sq = 0;  // d lp / d sigma0^2
+
+    // sigma_i terms of note 1 with their Jacobian (note 5); v_i per slot
+    const std::size_t sigma_at = 2 + student_ + 2 * nu_hyper_;
+    const double n3 = n_ - 3;
+    log_sum log_one_plus_e;  // of 1 + e_i
+    log_sum log_variance;  // of the variances of the xbar_i
+    for (int j = 0; j < q_; ++j) {
+      const double r = sigma_offset_[j] + sigma_multiplier_[j] * u[sigma_at + j];
+      const double e = std::exp(-r);
+      const double one_plus_e = 1 + e;
+      const double one_plus_e2 = one_plus_e * one_plus_e;
+      const double inverse = 1 / one_plus_e;  // sigma_i / sigma_hi
+      const double e_ratio = e * inverse;
+      log_one_plus_e.add(one_plus_e);
+      lp -= r + ss_term_[j] * one_plus_e2;
+      grad[sigma_at + j] = -n3 * e_ratio - 1 + 2 * ss_term_[j] * e * one_plus_e;
+      v[j] = v_hi_ * inverse * inverse;
+      dv[j] = 2 * v[j] * e_ratio;
+    }
+
+    if (!student_) {
+      for (int j = 0; j < q_; ++j) {
+        const double c = normal_term(xbar_[j], delta0, sigma0_sq + v[j], lp, g_delta0, log_variance);
+        g_sigma0_sq += c;
+        grad[sigma_at + j] += c * dv[j];
+      }
+    } else {
+      // nu - 1 = exp(z), z = nu_raw - g^2 / 2, g = log(1 + exp(-nu_raw)) (note 7)
+      const double x = u[2];
+      const double g = stan::math::log1p_exp(-x);
+      const double il = inv_logit(-x);
+      const double z = x - 0.5 * g * g;
+      const double dz = 1 + g * il;
+      const double nu_minus_one = std::exp(z);
+      double a = nu_alpha_;
+      double b = nu_beta_;
+      double p_a = 0;
+      double p_b = 0;
+      if (nu_hyper_) {
+        p_a = inv_logit(u[3]);
+        p_b = inv_logit(u[4]);
+        a = alpha_lo_ + alpha_width_ * p_a;
+        b = beta_lo_ + beta_width_ * p_b;
+        lp += log_inv_logit(u[3]) + log1m_inv_logit(u[3]) + log_inv_logit(u[4])
+              + log1m_inv_logit(u[4]);
+      }
+      // nu - 1 ~ Gamma(a, b) and the Jacobian of note 7
+      const double log_b = std::log(b);
+      const double h = g * il;
+      lp += a * (z + log_b) - std::lgamma(a) - b * nu_minus_one + std::log1p(h);
+      double g_z = a - b * nu_minus_one;  // d lp / d z
+      double g_x = -il * (il + g * (1 - il)) / (1 + h);  // d log1p(h) / d nu_raw
+
+      const double k = 0.5 * (nu_minus_one + 1);
+      const double log_k = std::log(k);
+      const double digamma_k = boost::math::digamma(k, policy());
+      const double trigamma_k = boost::math::trigamma(k, policy());
+      const double m = digamma_k - log_k;
+      const double s = std::sqrt(trigamma_k);
+      const double exp_m = std::exp(m);
+      const double lgamma_k = std::lgamma(k);
+      double g_k = 0;  // d lp / d k at fixed m and s
+      double g_m = 0;
+      double g_s = 0;
+
+      // the w_i (note 4) and their slots' likelihood
+      const std::size_t w_at = sigma_at + q_;
+      double sum_w = 0;
+      double sum_e = 0;
+      double sum_ew = 0;
+      for (int j = 0; j < n_w_; ++j) {
+        const double w = u[w_at + j];
+        const double e = std::exp(s * w);
+        sum_w += w;
+        sum_e += e;
+        sum_ew += e * w;
+        const double tau = 1 / (exp_m * e);  // 1 / lambda_i
+        const double t = sigma0_sq * tau;
+        const double c = normal_term(xbar_[j], delta0, t + v[j], lp, g_delta0, log_variance);
+        g_sigma0_sq += c * tau;
+        g_m -= c * t;
+        g_s -= c * t * w;
+        grad[w_at + j] = k * s * (1 - exp_m * e) - c * t * s;
+        grad[sigma_at + j] += c * dv[j];
+      }
+      lp += n_w_ * (k * (log_k + m) - lgamma_k + std::log(s)) + k * s * sum_w
+            - k * exp_m * sum_e;
+      g_k += n_w_ * (log_k + 1 + m - digamma_k) + s * sum_w - exp_m * sum_e;
+      g_m += n_w_ * k - k * exp_m * sum_e;
+      g_s += n_w_ / s + k * sum_w - k * exp_m * sum_ew;
+
+      // the centred log lambda_i (note 6) and their slots' likelihood
+      const std::size_t c_at = w_at + n_w_;
+      double sum_l = 0;
+      double sum_lambda = 0;
+      for (int c_i = 0; c_i < n_c_; ++c_i) {
+        const int j = n_w_ + c_i;
+        const double l = log_lambda_offset_[c_i] + log_lambda_multiplier_ * u[c_at + c_i];
+        const double lambda = std::exp(l);
+        sum_l += l;
+        sum_lambda += lambda;
+        const double tau = 1 / lambda;
+        const double t = sigma0_sq * tau;
+        const double c = normal_term(xbar_[j], delta0, t + v[j], lp, g_delta0, log_variance);
+        g_sigma0_sq += c * tau;
+        grad[c_at + c_i] = log_lambda_multiplier_ * (k * (1 - lambda) - c * t);
+        grad[sigma_at + j] += c * dv[j];
+      }
+      if (n_c_ > 0) {
+        lp += n_c_ * (k * log_k - lgamma_k) + k * sum_l - k * sum_lambda;
+        g_k += n_c_ * (log_k + 1 - digamma_k) + sum_l - sum_lambda;
+      }
+
+      // k, m and s are functions of nu - 1 = exp(z)
+      const double dm_dk = trigamma_k - 1 / k;
+      const double ds_dk = tetragamma(k) / (2 * s);
+      g_k += g_m * dm_dk + g_s * ds_dk;
+      g_z += g_k * 0.5 * nu_minus_one;
+      grad[2] = g_z * dz + g_x;
+      if (nu_hyper_) {
+        const double g_a = z + log_b - boost::math::digamma(a, policy());
+        const double g_b = a / b - nu_minus_one;
+        grad[3] = g_a * alpha_width_ * p_a * (1 - p_a) + 1 - 2 * p_a;
+        grad[4] = g_b * beta_width_ * p_b * (1 - p_b) + 1 - 2 * p_b;
+      }
+    }
+
+    lp += n3 * log_one_plus_e.value() - 0.5 * log_variance.value();
+    for (int j = 0; j < q_; ++j) {
+      grad[sigma_at + j] *= sigma_multiplier_[j];
+    }
+    const double g_sigma0 = 2 * sigma0 * g_sigma0_sq;
+    grad[0] = delta0_multiplier_ * (g_delta0 * delta0_width_ * p_d * (1 - p_d) + 1 - 2 * p_d);
+    grad[1] = sigma0_multiplier_ * (g_sigma0 * sigma0_hi_ * p_s * (1 - p_s) + 1 - 2 * p_s);
+    return lp;
+  }
+
+ private:
+  // Adds log N(xbar | delta0, sqrt(variance)) without its constant -log(2 pi) / 2 (Stan's
+  // "~" drops it) to lp, except its -log(variance) / 2, whose log is added to log_variance;
+  // adds its derivative in delta0 to g_delta0; returns its derivative in the variance.
+  static double normal_term(double xbar, double delta0, double variance, double& lp,
+                            double& g_delta0, log_sum& log_variance) {
+    const double precision = 1 / variance;
+    const double r = xbar - delta0;
+    const double z = r * precision;
+    lp -= 0.5 * r * z;
+    log_variance.add(variance);
+    g_delta0 += z;
+    return 0.5 * (z * r - 1) * precision;
+  }
+
+  static int integer(const stan::io::var_context& data, const std::string& name) {
+    return data.vals_i(name).at(0);
+  }
+  static double real(const stan::io::var_context& data, const std::string& name) {
+    return data.vals_r(name).at(0);
+  }
+
+  int q_, n_;
+  bool student_, nu_hyper_;
+  int n_c_, n_w_;
+  double v_hi_, delta0_lo_, delta0_width_, sigma0_hi_;
+  double alpha_lo_, alpha_width_, beta_lo_, beta_width_, nu_alpha_, nu_beta_;
+  double delta0_offset_, delta0_multiplier_, sigma0_offset_, sigma0_multiplier_;
+  double log_lambda_multiplier_, log_jacobian_;
+  std::vector<double> sigma_offset_, sigma_multiplier_, log_lambda_offset_, xbar_, ss_term_;
+};
+
+}  // namespace cvcompare
+
+#endif
