@@ -90,13 +90,19 @@ def timed_fit(x: np.ndarray, seed: int, runner: str) -> tuple[float, float, obje
         return timed(lambda: fit_hierarchical(x, rho=RHO, seed=seed, runner=runner, **NUTS))
 
 
-def authors_data(x: np.ndarray) -> tuple[dict, float]:
-    """Data of the authors' program: the fold differences scaled as the package scales them
-    (the authors' code scales the same way), with the package's prior bounds; and the scale."""
+#: Entries of the package's data block that the authors' program reads too.
+AUTHORS_KEYS = ("q", "n", "rho", "delta0_lo", "delta0_hi", "sigma_hi", "sigma0_hi")
+AUTHORS_KEYS += ("alpha_lo", "alpha_hi", "beta_lo", "beta_hi")
+
+
+def both_data(x: np.ndarray) -> tuple[dict, dict, float]:
+    """Data of the authors' program and of the package's (as ``fit_hierarchical`` passes
+    it), and the scale: the fold differences scaled as the package scales them (the
+    authors' code scales the same way), with the package's prior bounds."""
     scaled = scale_data(x.copy(), (-0.01, 0.01), np.random.default_rng(0))
-    data = stan_data(scaled, rho=RHO, student=True, nu_hyper=True)
-    drop = ("xbar", "ss", "student", "nu_hyper", "nu_alpha", "nu_beta")
-    return {k: v for k, v in data.items() if k not in drop} | {"x": scaled.x}, scaled.scale
+    package = stan_data(scaled, rho=RHO, student=True, nu_hyper=True)
+    authors = {k: package[k] for k in AUTHORS_KEYS} | {"x": scaled.x}
+    return authors, package, scaled.scale
 
 
 def compare(name: str, a: np.ndarray, b: np.ndarray) -> str:
@@ -114,7 +120,7 @@ def main() -> None:
     args = parser.parse_args()
     runner = get_runner(args.runner).name
     x = h_data(args.seed)
-    data, scale = authors_data(x)
+    data, package_data, scale = both_data(x)
     authors = get_runner(runner, AUTHORS.read_text())
 
     # with the native runner, the package's program is also run with the hand-written
@@ -122,10 +128,6 @@ def main() -> None:
     gradients = {}
     if runner == "native":
         gradients = {NativeRunner(hand_written_gradient=hw): [] for hw in (True, False)}
-    package_data = stan_data(
-        scale_data(x.copy(), (-0.01, 0.01), np.random.default_rng(0)),
-        rho=RHO, student=True, nu_hyper=True,
-    )  # fmt: skip
 
     # first calls compile or load the programs
     authors.sample(data, seed=args.seed, chains=1, warmup=5, draws=5)

@@ -97,6 +97,21 @@ class log_sum {
   int count_ = 0;
 };
 
+// The logistic map p = inv_logit(x) of a parameter bounded on both sides and the log of its
+// Jacobian, log(p (1 - p)) = log_inv_logit(x) + log1m_inv_logit(x) (Stan's lub_constrain adds
+// this, with the constant log of the width), from one exponential: with e = exp(-|x|),
+// p = 1 / (1 + e) or e / (1 + e), and log(p (1 - p)) = -|x| - 2 log1p(e). Its derivative in
+// x is 1 - 2 p.
+struct logistic {
+  double p;
+  double log_jacobian;
+  explicit logistic(double x) {
+    const double e = std::exp(-std::fabs(x));
+    p = (x >= 0 ? 1 : e) / (1 + e);
+    log_jacobian = -std::fabs(x) - 2 * std::log1p(e);
+  }
+};
+
 // Log density and gradient of hierarchical.stan's parameters on the unconstrained scale, in
 // Stan's order: delta0_raw, sigma0_raw, nu_raw (Student), gamma_alpha, gamma_beta (Student
 // with nu_hyper), sigma_raw (q, slots), w (n_w), log_lambda_c (n_c).
@@ -164,9 +179,6 @@ class hierarchical_density {
 
   // Returns the log density at the unconstrained point u and writes its gradient to grad.
   double operator()(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
-    using stan::math::inv_logit;
-    using stan::math::log1m_inv_logit;
-    using stan::math::log_inv_logit;
     grad.resize(u.size());
     thread_local std::vector<double> v, dv;  // per slot: v_i and d v_i / d sigma_raw_i
     v.resize(q_);
@@ -176,13 +188,14 @@ class hierarchical_density {
     // delta0 and sigma0 through their logistic maps (note 5)
     const double d_raw = delta0_offset_ + delta0_multiplier_ * u[0];
     const double s_raw = sigma0_offset_ + sigma0_multiplier_ * u[1];
-    const double p_d = inv_logit(d_raw);
-    const double p_s = inv_logit(s_raw);
+    const logistic d_map(d_raw);
+    const logistic s_map(s_raw);
+    const double p_d = d_map.p;
+    const double p_s = s_map.p;
     const double delta0 = delta0_lo_ + delta0_width_ * p_d;
     const double sigma0 = sigma0_hi_ * p_s;
     const double sigma0_sq = sigma0 * sigma0;
-    lp += log_inv_logit(d_raw) + log1m_inv_logit(d_raw) + log_inv_logit(s_raw)
-          + log1m_inv_logit(s_raw);
+    lp += d_map.log_jacobian + s_map.log_jacobian;
     double g_delta0 = 0;     // d lp / d delta0
     double g_sigma0_sq = 0;  // d lp / d sigma0^2
 
@@ -215,7 +228,7 @@ class hierarchical_density {
       // nu - 1 = exp(z), z = nu_raw - g^2 / 2, g = log(1 + exp(-nu_raw)) (note 7)
       const double x = u[2];
       const double g = stan::math::log1p_exp(-x);
-      const double il = inv_logit(-x);
+      const double il = stan::math::inv_logit(-x);
       const double z = x - 0.5 * g * g;
       const double dz = 1 + g * il;
       const double nu_minus_one = std::exp(z);
@@ -224,12 +237,13 @@ class hierarchical_density {
       double p_a = 0;
       double p_b = 0;
       if (nu_hyper_) {
-        p_a = inv_logit(u[3]);
-        p_b = inv_logit(u[4]);
+        const logistic a_map(u[3]);
+        const logistic b_map(u[4]);
+        p_a = a_map.p;
+        p_b = b_map.p;
         a = alpha_lo_ + alpha_width_ * p_a;
         b = beta_lo_ + beta_width_ * p_b;
-        lp += log_inv_logit(u[3]) + log1m_inv_logit(u[3]) + log_inv_logit(u[4])
-              + log1m_inv_logit(u[4]);
+        lp += a_map.log_jacobian + b_map.log_jacobian;
       }
       // nu - 1 ~ Gamma(a, b) and the Jacobian of note 7
       const double log_b = std::log(b);

@@ -641,14 +641,10 @@ class NativeRunner(StanRunner):
         (seeded by ``seed``). Only for the package's program (the driver says so otherwise).
         """
         exe = self.executable()
-        with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
-            data_path = Path(tmp) / "data.json"
-            data_path.write_text(_json_data(data))
-            command = [str(exe), "--check-gradient", str(data_path), str(seed), str(points)]
-            done = subprocess.run([*command, repr(radius)], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"the gradient check failed:\n{done.stderr.strip()[-4000:]}")
-        rows = np.loadtxt(io.StringIO(done.stdout), ndmin=2)
+        with _driver_files(data) as (data_path, out_path):
+            args = ("--check-gradient", data_path, out_path, seed, points, repr(radius))
+            _check_call([str(exe), *map(str, args)], "the gradient check")
+            rows = np.loadtxt(out_path, ndmin=2)
         size = (rows.shape[1] - 2) // 3
         return GradientCheck(
             log_density_stan=rows[:, 0],
@@ -663,9 +659,7 @@ class NativeRunner(StanRunner):
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         exe = self.executable()
         threads = max(1, min(nuts.chains, _cpu_count()))
-        with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
-            data_path, out_path = Path(tmp) / "data.json", Path(tmp) / "draws.bin"
-            data_path.write_text(_json_data(data))
+        with _driver_files(data) as (data_path, out_path):
             args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
             args += (nuts.adapt_delta, nuts.max_treedepth, threads, INIT_RADIUS)
             args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
@@ -682,6 +676,16 @@ class NativeRunner(StanRunner):
         sampler = _split_columns(columns, values, dict.fromkeys(_SAMPLER_COLUMNS, ()))
         dims = {k: v for k, v in _column_dims(columns).items() if not k.endswith("__")}
         return _split_columns(columns, values, dims), sampler
+
+
+@contextlib.contextmanager
+def _driver_files(data: dict[str, object]) -> Iterator[tuple[Path, Path]]:
+    """A temporary directory (removed afterwards) holding the native driver's data file,
+    written from ``data``, and the path of its output file."""
+    with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
+        data_path = Path(tmp) / "data.json"
+        data_path.write_text(_json_data(data))
+        yield data_path, Path(tmp) / "output"
 
 
 def _cpu_count() -> int:

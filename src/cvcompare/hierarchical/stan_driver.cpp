@@ -9,14 +9,14 @@
 // Usage:
 //   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS INIT_RADIUS
 //          GRADIENT
-//   driver --check-gradient DATA_JSON SEED POINTS RADIUS
+//   driver --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS
 //
 // GRADIENT is "autodiff" (Stan's reverse mode, for any program) or "hierarchical": the
 // hand-written log density and gradient of the package's hierarchical.stan
 // (hierarchical_gradient.hpp), which makes fits about 1.8 times faster; the program must
 // then be that one.
 // --check-gradient evaluates both at POINTS points drawn uniformly from [-RADIUS, RADIUS] on
-// the unconstrained scale (seeded by SEED) and prints, for each, one line: the two log
+// the unconstrained scale (seeded by SEED) and writes to OUTPUT, for each, one line: the two log
 // densities, then the autodiff gradient, the hand-written one, and central differences of
 // the hand-written density (17 significant digits; NaN for Stan's where it rejects the point).
 //
@@ -172,9 +172,9 @@ std::unique_ptr<stan::json::json_data> read_data(const char* path) {
 // --check-gradient: both gradients at random points (see the top of the file).
 int check_gradient(char** argv) {
   auto data = read_data(argv[2]);
-  const unsigned int seed = std::stoul(argv[3]);
-  const int points = std::stoi(argv[4]);
-  const double radius = std::stod(argv[5]);
+  const unsigned int seed = std::stoul(argv[4]);
+  const int points = std::stoi(argv[5]);
+  const double radius = std::stod(argv[6]);
   stan::model::model_base& model = new_model(*data, seed, &std::cerr);
   const cvcompare::hierarchical_density density(*data);
   if (density.size() != model.num_params_r()) {
@@ -184,7 +184,8 @@ int check_gradient(char** argv) {
   }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(-radius, radius);
-  std::cout << std::setprecision(17);
+  std::ofstream out(argv[3]);
+  out << std::setprecision(17);
   for (int p = 0; p < points; ++p) {
     Eigen::VectorXd x(model.num_params_r());
     for (Eigen::Index i = 0; i < x.size(); ++i) {
@@ -208,13 +209,18 @@ int check_gradient(char** argv) {
       down[i] -= 1e-4;
       g_diff[i] = (density(up, g_unused) - density(down, g_unused)) / 2e-4;
     }
-    std::cout << f_stan << ' ' << f_hand;
+    out << f_stan << ' ' << f_hand;
     for (const Eigen::VectorXd* g : {&g_stan, &g_hand, &g_diff}) {
       for (Eigen::Index i = 0; i < g->size(); ++i) {
-        std::cout << ' ' << (*g)[i];
+        out << ' ' << (*g)[i];
       }
     }
-    std::cout << '\n';
+    out << '\n';
+  }
+  out.close();
+  if (!out) {
+    std::cerr << "cannot write the output file " << argv[3] << '\n';
+    return 2;
   }
   return 0;
 }
@@ -290,12 +296,12 @@ int run(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool check = argc == 6 && std::string(argv[1]) == "--check-gradient";
+  const bool check = argc == 7 && std::string(argv[1]) == "--check-gradient";
   if (argc != 13 && !check) {
     std::cerr << "usage: " << argv[0]
               << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS"
                  " INIT_RADIUS GRADIENT\n   or: "
-              << argv[0] << " --check-gradient DATA_JSON SEED POINTS RADIUS\n";
+              << argv[0] << " --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS\n";
     return 2;
   }
   try {
