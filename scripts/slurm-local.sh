@@ -79,10 +79,17 @@ start() {
     if ! pgrep -x munged >/dev/null; then
         munged --force --pid-file="$DIR/munged.pid"
     fi
-    running "$DIR/slurmctld.pid" || slurmctld
+    local fresh=0
+    if ! running "$DIR/slurmctld.pid"; then
+        # -c: start with an empty queue. Jobs saved by an earlier, stopped SLURM belong to a
+        # submitter that is gone (a killed Snakemake run); recovered, they would run
+        # unwatched and hold the CPUs that a resumed run needs.
+        slurmctld -c
+        fresh=1
+    fi
     running "$DIR/slurmd.pid" || slurmd -N localhost
     for _ in $(seq 60); do
-        if sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
+        if node_up; then
             break
         fi
         scontrol update nodename=localhost state=resume >/dev/null 2>&1 || true
@@ -92,13 +99,28 @@ start() {
         echo "slurm-local.sh: SLURM did not come up; see $DIR/slurmctld.log and $DIR/slurmd.log" >&2
         exit 1
     fi
+    # On an empty queue, run one job end to end (submission, the node, munge on both sides).
+    if [ "$fresh" -eq 1 ] && ! sbatch --wait --quiet --output=/dev/null --wrap true; then
+        echo "slurm-local.sh: a test job failed; see $DIR/slurmctld.log and $DIR/slurmd.log" >&2
+        exit 1
+    fi
     echo "SLURM is running: partition debug, $(nproc) CPUs (state and logs in $DIR)"
 }
 
+node_up() {
+    sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)$'
+}
+
+# Whether a job can be submitted now, without submitting one: the node is up and the
+# controller accepts a job (--test-only), however busy the queue.
 status() {
     command -v sbatch >/dev/null || return 1
+    if ! node_up; then
+        echo "slurm-local.sh: the node is not up ($(sinfo -h -o '%t' 2>&1))" >&2
+        return 1
+    fi
     local out
-    out=$(sbatch --wait --quiet --output=/dev/null --wrap true 2>&1) || {
+    out=$(sbatch --test-only --wrap true 2>&1) || {
         echo "$out" >&2
         return 1
     }

@@ -498,3 +498,5 @@ def test_the_slurm_profile_gives_the_local_results_byte_for_byte(smoke, tmp_path
     log = run.stdout + run.stderr
     assert "has been submitted with SLURM jobid" in log, "no job went through SLURM"
     assert "localrule comparison" in log  # small rules stay on the submitting node
+    if REAL.is_file():  # the analyses of the real data, which fit Stan, do not
+        assert "\nrule analyse:" in log and "localrule analyse" not in log

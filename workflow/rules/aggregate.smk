@@ -40,8 +40,11 @@ rule analyse:
     conda:
         "../../environment.yml"
     threads: 2
+    # Measured at paper fidelity (results/paper/benchmarks/<experiment>/analyse.tsv): at
+    # most 9 min of wall time and 2.6 GB (H-F7, which keeps the posterior draws of every
+    # pair of learners).
     resources:
-        mem_mb=2000,
+        mem_mb=3500,
         runtime=30,
     params:
         job=analysis_job,
