@@ -41,8 +41,8 @@ rule analyse:
         "../../environment.yml"
     threads: 2
     # Measured at paper fidelity (results/paper/benchmarks/<experiment>/analyse.tsv): at
-    # most 9 min of wall time and 2.6 GB (H-F7, which keeps the posterior draws of every
-    # pair of learners).
+    # most 9 min of wall time (on a loaded machine) and 2.6 GB (H-F7), counting the Stan
+    # processes the job starts.
     resources:
         mem_mb=3500,
         runtime=30,
