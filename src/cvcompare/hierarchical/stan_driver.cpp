@@ -13,8 +13,8 @@
 //
 // GRADIENT is "autodiff" (Stan's reverse mode, for any program) or "hierarchical": the
 // hand-written log density and gradient of the package's hierarchical.stan
-// (hierarchical_gradient.hpp), which makes fits about 1.8 times faster; the program must
-// then be that one.
+// (hierarchical_gradient.hpp), which makes fits several times faster; the program must then
+// be that one.
 // --check-gradient evaluates both at POINTS points drawn uniformly from [-RADIUS, RADIUS] on
 // the unconstrained scale (seeded by SEED) and writes to OUTPUT, for each, one line: the two log
 // densities, then the autodiff gradient, the hand-written one, and central differences of
