@@ -4,10 +4,10 @@
 //
 // Arithmetic on `lanes` acts on each of the four numbers and compiles to one SIMD
 // instruction where the CPU has them (AVX2: four doubles), to two with SSE2, or to scalar
-// code elsewhere; the results are the same bits in every case, since each lane is computed
-// on its own and lanes are summed in a fixed order. Nothing here depends on memory
-// addresses. The package's tests compile this header alone and check exp_lanes and log_sum
-// against the C library (tests/test_lanes.py).
+// code elsewhere. Each lane is computed on its own and lanes are summed in a fixed order, so
+// a build's results depend neither on memory addresses nor on the thread that computes them.
+// The package's tests compile this header alone and check exp_lanes and log_sum against the
+// C library (tests/test_lanes.py).
 #ifndef CVCOMPARE_LANES_HPP
 #define CVCOMPARE_LANES_HPP
 
@@ -18,8 +18,6 @@
 
 namespace cvcompare {
 
-// Four doubles handled together (GCC's and Clang's vector extension): arithmetic on `lanes`
-// acts on each of the four, and compiles to one SIMD instruction where the CPU has them.
 constexpr int width = 4;
 using lanes = double __attribute__((vector_size(width * sizeof(double))));
 using lane_ints = std::int64_t __attribute__((vector_size(width * sizeof(double))));
@@ -73,7 +71,8 @@ inline lanes select(lane_ints mask, lanes x, lanes y) {
 // x where `mask` is set, otherwise 0.
 inline lanes keep(lane_ints mask, lanes x) { return from_bits(bits_of(x) & mask); }
 
-// to[at], ..., to[at + 3] as lanes, and the reverse (`to` holds at least at + 4 numbers).
+// from[at], ..., from[at + 3] as lanes, and lanes written to to[at], ..., to[at + 3] (the
+// vectors hold at least at + 4 numbers).
 inline lanes lanes_at(const std::vector<double>& from, int at) {
   lanes x;
   std::memcpy(&x, from.data() + at, sizeof x);
