@@ -199,9 +199,10 @@ class hierarchical_density {
 
     if (!student_) {
       for (int j = 0; j < q_; j += width) {
-        const lanes c = normal.add(xbar_, j, q_, sigma0_sq + lanes_at(v, j));
+        const lanes c
+            = normal.add(load(xbar_.data(), j, q_), below(j, q_), sigma0_sq + lanes_at(v, j));
         g_sigma0_sq += c;
-        store(g_sigma, j, lanes_at(g_sigma, j) + c * lanes_at(dv, j));
+        add_at(g_sigma, j, c * lanes_at(dv, j));
       }
     } else {
       // nu - 1 = exp(z), z = nu_raw - g^2 / 2, g = log(1 + exp(-nu_raw)) (note 7)
@@ -253,12 +254,12 @@ class hierarchical_density {
         sum_ew += e * w;
         const lanes tau = 1.0 / (exp_m * e);  // 1 / lambda_i
         const lanes t = sigma0_sq * tau;
-        const lanes c = normal.add(xbar_, j, n_w_, t + lanes_at(v, j));
+        const lanes c = normal.add(load(xbar_.data(), j, n_w_), mask, t + lanes_at(v, j));
         g_sigma0_sq += c * tau;
         g_m -= c * t;
         g_s -= c * t * w;
         store(g_w, j, k * s * (1.0 - exp_m * e) - c * t * s);
-        store(g_sigma, j, lanes_at(g_sigma, j) + c * lanes_at(dv, j));
+        add_at(g_sigma, j, c * lanes_at(dv, j));
       }
       for (int j = 0; j < n_w_; ++j) {
         grad[w_at + j] = g_w[j];
@@ -282,10 +283,10 @@ class hierarchical_density {
         sum_lambda += keep(mask, lambda);
         const lanes tau = 1.0 / lambda;
         const lanes t = sigma0_sq * tau;
-        const lanes c = normal.add(xbar_, j, q_, t + lanes_at(v, j));
+        const lanes c = normal.add(load(xbar_.data(), j, q_), mask, t + lanes_at(v, j));
         g_sigma0_sq += c * tau;
         store(g_w, c_i, log_lambda_multiplier_ * (k * (1.0 - lambda) - c * t));
-        store(g_sigma, j, lanes_at(g_sigma, j) + c * lanes_at(dv, j));
+        add_at(g_sigma, j, c * lanes_at(dv, j));
       }
       if (n_c_ > 0) {
         for (int c_i = 0; c_i < n_c_; ++c_i) {
@@ -328,12 +329,11 @@ class hierarchical_density {
     explicit normal_sums(double delta0) : delta0_(delta0) {}
     lanes g_delta0{};
 
-    // Adds the terms of the slots at, ..., at + 3 below `count`, with the means in `xbar` (by
-    // slot); returns their derivatives in the variances (0 in the other lanes).
-    lanes add(const std::vector<double>& xbar, int at, int count, lanes variance) {
-      const lane_ints mask = below(at, count);
+    // Adds the terms of four slots, those of the lanes set in `mask`, with means `xbar`;
+    // returns their derivatives in the variances (0 in the other lanes).
+    lanes add(lanes xbar, lane_ints mask, lanes variance) {
       const lanes precision = 1.0 / variance;
-      const lanes r = load(xbar.data(), at, count) - delta0_;
+      const lanes r = xbar - delta0_;
       const lanes z = r * precision;
       lp_ -= keep(mask, 0.5 * r * z);
       log_variance_.add(select(mask, variance, lanes{} + 1.0));

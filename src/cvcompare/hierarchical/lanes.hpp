@@ -71,8 +71,8 @@ inline lanes select(lane_ints mask, lanes x, lanes y) {
 // x where `mask` is set, otherwise 0.
 inline lanes keep(lane_ints mask, lanes x) { return from_bits(bits_of(x) & mask); }
 
-// from[at], ..., from[at + 3] as lanes, and lanes written to to[at], ..., to[at + 3] (the
-// vectors hold at least at + 4 numbers).
+// from[at], ..., from[at + 3] as lanes; lanes written to, or added to, to[at], ...,
+// to[at + 3] (the vectors hold at least at + 4 numbers).
 inline lanes lanes_at(const std::vector<double>& from, int at) {
   lanes x;
   std::memcpy(&x, from.data() + at, sizeof x);
@@ -80,6 +80,9 @@ inline lanes lanes_at(const std::vector<double>& from, int at) {
 }
 inline void store(std::vector<double>& to, int at, lanes x) {
   std::memcpy(to.data() + at, &x, sizeof x);
+}
+inline void add_at(std::vector<double>& to, int at, lanes x) {
+  store(to, at, lanes_at(to, at) + x);
 }
 
 // exp(x) of four numbers, within 1 ulp of the exact value (0.88 ulp at most over 16 million
@@ -152,7 +155,8 @@ class log_sum {
     const lanes significands = significand(bits);  // below 2^4 together
     const lane_ints exponents = exponent_ + (bits >> 52) - 1023;
     return std::log((significands[0] * significands[1]) * (significands[2] * significands[3]))
-           + ((exponents[0] + exponents[1]) + (exponents[2] + exponents[3])) * 0.69314718055994530942
+           + ((exponents[0] + exponents[1]) + (exponents[2] + exponents[3]))
+                 * 0.69314718055994530942
            + direct_;
   }
 
