@@ -10,14 +10,18 @@ changes in the machine's load affect both alike.
   it, centred delta_i ~ t(nu, delta0, sigma0) and each data set's multivariate normal
   likelihood as a quadratic form with the inverse correlation matrix. Built through the
   runner's own build path (CmdStan is not needed; with ``--runner cmdstanpy`` it runs
-  through CmdStan);
+  through CmdStan); with the native runner, its trajectories are built by Stan's own NUTS
+  code (``NativeRunner(stan_transition=True)``), as CmdStan and PyStan build them;
 * package's program: ``fit_hierarchical`` (sufficient statistics, delta_i integrated out),
   compiled program cached; with the native runner, its log density and gradient are the
-  hand-written C++ of ``hierarchical_gradient.hpp``;
+  hand-written C++ of ``hierarchical_gradient.hpp`` and its trajectories are built by the
+  package's copy of Stan's NUTS code (``nuts_sampler.hpp``: no allocations, the same
+  draws);
 * with the native runner, the package's program run by the runner alone (no
-  ``fit_hierarchical`` around it) with the hand-written gradient and with Stan's autodiff
-  (``NativeRunner(hand_written_gradient=False)``), on the same data and seed, which
-  measures what the hand-written gradient gains.
+  ``fit_hierarchical`` around it) in three variants, on the same data and seed: the
+  hand-written gradient with the package's transition (the default), with Stan's
+  transition, and Stan's autodiff with the package's transition, which measures what the
+  hand-written gradient and the package's transition each gain.
 
 Printed: the wall and CPU time of every run (CPU: this process and the runner's processes;
 on a shared machine less affected than wall time by other load), the medians, their
@@ -121,19 +125,28 @@ def main() -> None:
     runner = get_runner(args.runner).name
     x = h_data(args.seed)
     data, package_data, scale = both_data(x)
-    authors = get_runner(runner, AUTHORS.read_text())
-
-    # with the native runner, the package's program is also run with the hand-written
-    # gradient and with Stan's autodiff, the runner alone (the data fit_hierarchical passes)
-    gradients = {}
     if runner == "native":
-        gradients = {NativeRunner(hand_written_gradient=hw): [] for hw in (True, False)}
+        authors = NativeRunner(AUTHORS.read_text(), stan_transition=True)
+    else:
+        authors = get_runner(runner, AUTHORS.read_text())
+
+    # with the native runner, the package's program is also run by the runner alone (the
+    # data fit_hierarchical passes): hand-written gradient and the package's transition,
+    # the same with Stan's transition, and Stan's autodiff with the package's transition
+    variants = {}
+    if runner == "native":
+        variants = {
+            "hand-written gradient": NativeRunner(),
+            "hand-written gradient, Stan's transition": NativeRunner(stan_transition=True),
+            "Stan's autodiff": NativeRunner(hand_written_gradient=False),
+        }
+    runs = {name: [] for name in variants}
 
     # first calls compile or load the programs
     authors.sample(data, seed=args.seed, chains=1, warmup=5, draws=5)
     timed_fit(x, args.seed, runner)
-    for gradient in gradients:
-        gradient.sample(package_data, seed=args.seed, chains=1, warmup=5, draws=5)
+    for variant in variants.values():
+        variant.sample(package_data, seed=args.seed, chains=1, warmup=5, draws=5)
     fast_walls, fast_cpus, authors_walls, authors_cpus, results, outputs = [], [], [], [], [], []
     for rep in range(1, args.reps + 1):
         run_authors = functools.partial(authors.sample, data, seed=args.seed + rep, **NUTS)
@@ -145,10 +158,10 @@ def main() -> None:
         fast_walls.append(wall)
         fast_cpus.append(cpu)
         results.append(res)
-        for gradient, runs in gradients.items():
-            sample = functools.partial(gradient.sample, package_data, seed=args.seed + rep)
+        for name, variant in variants.items():
+            sample = functools.partial(variant.sample, package_data, seed=args.seed + rep)
             wall, cpu, out = timed(functools.partial(sample, **NUTS))
-            runs.append((wall, cpu, int(out.divergent.sum())))
+            runs[name].append((wall, cpu, int(out.divergent.sum())))
     fast_wall, fast_cpu = statistics.median(fast_walls), statistics.median(fast_cpus)
     authors_wall, authors_cpu = statistics.median(authors_walls), statistics.median(authors_cpus)
 
@@ -174,16 +187,17 @@ def main() -> None:
     print(f"  ratio authors' / package's (medians): wall {authors_wall / fast_wall:.0f}x, "
           f"CPU {authors_cpu / fast_cpu:.0f}x")  # fmt: skip
     medians = {}
-    for gradient, runs in gradients.items():
-        walls, cpus, divergences = zip(*runs, strict=True)
-        name = "hand-written" if gradient.hand_written_gradient else "Stan's autodiff"
+    for name, timings in runs.items():
+        walls, cpus, divergences = zip(*timings, strict=True)
         medians[name] = statistics.median(walls), statistics.median(cpus)
-        print(f"  package's model, native runner alone, {name} gradient: median wall "
+        print(f"  package's model, native runner alone, {name}: median wall "
               f"{medians[name][0]:.2f} s (all: {', '.join(f'{w:.2f}' for w in walls)}), median "
               f"CPU {medians[name][1]:.2f} s (all: {', '.join(f'{c:.2f}' for c in cpus)}), "
               f"divergences {list(divergences)}")  # fmt: skip
     if medians:
-        (hw_wall, hw_cpu), (ad_wall, ad_cpu) = medians.values()
+        (hw_wall, hw_cpu), (st_wall, st_cpu), (ad_wall, ad_cpu) = medians.values()
+        print(f"  ratio Stan's / package's transition (medians): wall {st_wall / hw_wall:.2f}x, "
+              f"CPU {st_cpu / hw_cpu:.2f}x")  # fmt: skip
         print(f"  ratio autodiff / hand-written gradient (medians): wall {ad_wall / hw_wall:.2f}x, "
               f"CPU {ad_cpu / hw_cpu:.2f}x; authors' / autodiff: wall "
               f"{authors_wall / ad_wall:.0f}x, CPU {authors_cpu / ad_cpu:.0f}x")  # fmt: skip

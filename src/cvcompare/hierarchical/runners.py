@@ -2,8 +2,10 @@
 
 The runners take the same Stan program and the same data and return the draws as
 ``(chains, draws, ...)`` arrays with the sampler's divergences, tree depths and energies.
-All three run Stan's own NUTS with diagonal-metric adaptation
-(``stan::services::sample::hmc_nuts_diag_e_adapt``) with the same defaults.
+All three run Stan's NUTS with diagonal-metric adaptation
+(``stan::services::sample::hmc_nuts_diag_e_adapt``) with the same defaults; the native
+runner builds each trajectory with the package's copy of Stan's code, which gives Stan's
+draws bit for bit without allocating memory at every leapfrog step.
 
 CmdStan and the native runner translate the program with the Stan compiler's level-1
 optimisations (``stanc --O1``: vectors of parameters held as one autodiff node, which
@@ -32,8 +34,13 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
   autodiff and central differences by the tests, through :meth:`NativeRunner.check_gradient`),
   with its loops over data sets vectorised (four data sets per SIMD instruction, with an
   exponential of its own), which makes fits about 2.5-3x faster than autodiff; its draws
-  for a seed differ from autodiff's (other rounding), not its posterior. The driver runs with
-  a larger per-thread cache of freed memory in glibc's malloc (:data:`_MALLOC_TUNABLES`).
+  for a seed differ from autodiff's (other rounding), not its posterior. The trajectories
+  are built by ``nuts_sampler.hpp``, Stan's NUTS transition with its work vectors allocated
+  once per chain, states swapped instead of copied and the gradient of the previous draw
+  reused: Stan's draws, bit for bit (the tests compare them with Stan's own code,
+  ``NativeRunner(stan_transition=True)``), for a fit about 1.2x cheaper in CPU time. The
+  driver runs with a larger per-thread cache of freed memory in glibc's malloc
+  (:data:`_MALLOC_TUNABLES`).
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -491,12 +498,13 @@ _NATIVE_LINK_FLAGS = ("-Wl,--wrap=malloc",)
 #: with the same draws, and the build about 100 s instead of 75 s (see the module docstring).
 _INLINING_FLAGS = ("--param=inline-unit-growth=150",)
 #: glibc's malloc keeps up to 7 freed blocks of each size per thread for quick reuse (its
-#: "tcache"); Stan's NUTS copies its state (a few vectors of the parameters' size) more often
-#: than that within one trajectory, and the surplus went through malloc's slower shared lists
-#: (about 10% of a fit's time). The native driver runs with room for 256 blocks of a size:
-#: fits about 10% faster, with the same draws (no result depends on where memory lies; see
-#: the top of ``stan_driver.cpp``). glibc reads the setting at start-up from the environment;
-#: other C libraries ignore it.
+#: "tcache"); Stan's own NUTS code allocates and frees vectors of the parameters' size more
+#: often than that within one trajectory, and the surplus went through malloc's slower shared
+#: lists (about 10% of a fit's time). The native driver runs with room for 256 blocks of a
+#: size: fits with Stan's transition (``stan_transition=True``) about 10% faster, with the
+#: package's, which allocates little, a few percent; the same draws either way (no result
+#: depends on where memory lies; see the top of ``stan_driver.cpp``). glibc reads the setting
+#: at start-up from the environment; other C libraries ignore it.
 _MALLOC_TUNABLES = "glibc.malloc.tcache_count=256"
 #: Half-width of the uniform draw of each chain's initial values on the unconstrained scale
 #: (Stan's "init radius"; its default is 2), the same for every runner. Stan draws them from
@@ -511,8 +519,9 @@ STANC_OPTIMISATION = "O1"
 
 
 #: The C++ headers that the native driver includes: arithmetic on four numbers at a time,
-#: and the hand-written log density and gradient of ``hierarchical.stan`` built on it.
-_DRIVER_HEADERS = ("lanes.hpp", "hierarchical_gradient.hpp")
+#: the hand-written log density and gradient of ``hierarchical.stan`` built on it, and
+#: Stan's NUTS transition without allocations.
+_DRIVER_HEADERS = ("lanes.hpp", "hierarchical_gradient.hpp", "nuts_sampler.hpp")
 
 
 def _compiler() -> str | None:
@@ -579,11 +588,24 @@ class NativeRunner(StanRunner):
         faster; the same density, rounded differently, so other draws for a seed). By
         default, exactly when ``code`` is the package's ``hierarchical.stan``, the only
         program it is written for.
+    stan_transition : bool, default False
+        Build each NUTS trajectory with Stan's own code (``stan::mcmc::adapt_diag_e_nuts``)
+        instead of the package's copy of it (``nuts_sampler.hpp``), which keeps its work
+        vectors from one leapfrog step to the next instead of allocating and copying them
+        (fits about 1.2x cheaper in CPU time with the hand-written gradient). The draws are
+        the same, bit for bit; the option is there to show it (tests) and to time Stan's own
+        sampler (benchmarks).
     """
 
     name = "native"
 
-    def __init__(self, code: str | None = None, *, hand_written_gradient: bool | None = None):
+    def __init__(
+        self,
+        code: str | None = None,
+        *,
+        hand_written_gradient: bool | None = None,
+        stan_transition: bool = False,
+    ):
         super().__init__(code)
         package = self.code == program_code()
         if hand_written_gradient is None:
@@ -594,6 +616,7 @@ class NativeRunner(StanRunner):
                 "hierarchical.stan; another program needs Stan's autodiff"
             )
         self.hand_written_gradient = bool(hand_written_gradient)
+        self.stan_transition = bool(stan_transition)
 
     def version(self) -> str:
         return _httpstan_version()
@@ -674,6 +697,7 @@ class NativeRunner(StanRunner):
             args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
             args += (nuts.adapt_delta, nuts.max_treedepth, threads, INIT_RADIUS)
             args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
+            args += ("stan" if self.stan_transition else "package",)
             messages = _check_call(
                 [str(exe), str(data_path), str(out_path), *map(str, args)],
                 "Stan",

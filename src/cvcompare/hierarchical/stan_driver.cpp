@@ -2,23 +2,28 @@
 //
 // Compiled together with the C++ that stanc generates from a Stan program, against the
 // Stan, Stan Math and TBB headers that PyStan's httpstan package installs. It runs all
-// chains in one process, in parallel threads (TBB), with Stan's own
-// stan::services::sample::hmc_nuts_diag_e_adapt: the same sampler, adaptation and
-// per-chain random number streams (seed, chain id) as CmdStan and PyStan.
+// chains in one process, in parallel threads (TBB), with Stan's NUTS and diagonal-metric
+// adaptation and Stan's defaults, as CmdStan's "sample" method and PyStan run it
+// (stan::services::sample::hmc_nuts_diag_e_adapt): the same initialisation, adaptation and
+// per-chain random number streams (seed, chain id).
 //
 // Usage:
 //   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS INIT_RADIUS
-//          GRADIENT
+//          GRADIENT TRANSITION
 //   driver --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS
 //
 // GRADIENT is "autodiff" (Stan's reverse mode, for any program) or "hierarchical": the
 // hand-written log density and gradient of the package's hierarchical.stan
 // (hierarchical_gradient.hpp), which makes fits several times faster; the program must then
 // be that one.
-// --check-gradient evaluates both at POINTS points drawn uniformly from [-RADIUS, RADIUS] on
-// the unconstrained scale (seeded by SEED) and writes to OUTPUT, for each, one line: the two log
-// densities, then the autodiff gradient, the hand-written one, and central differences of
-// the hand-written density (17 significant digits; NaN for Stan's where it rejects the point).
+// TRANSITION is "package" (nuts_sampler.hpp: Stan's NUTS transition without allocating
+// memory at every leapfrog step, faster for a cheap density) or "stan" (Stan's own code,
+// stan::mcmc::adapt_diag_e_nuts); the two give the same draws, bit for bit.
+// --check-gradient evaluates both gradients at POINTS points drawn uniformly from
+// [-RADIUS, RADIUS] on the unconstrained scale (seeded by SEED) and writes to OUTPUT, for
+// each, one line: the two log densities, then the autodiff gradient, the hand-written one,
+// and central differences of the hand-written density (17 significant digits; NaN for
+// Stan's where it rejects the point).
 //
 // The draws are a function of the data and the arguments only: the same bits whatever
 // THREADS, the CPUs the process may use, the order in which the threads pick up chains, and
@@ -63,7 +68,6 @@ extern "C" void* __wrap_malloc(std::size_t size) {
 #include <stan/callbacks/logger.hpp>
 #include <stan/callbacks/structured_writer.hpp>
 #include <stan/callbacks/writer.hpp>
-#include <stan/io/array_var_context.hpp>
 #include <stan/io/empty_var_context.hpp>
 #include <stan/io/json/json_data.hpp>
 #include <stan/model/gradient.hpp>
@@ -118,9 +122,16 @@ void gradient(const model_base& model, const Eigen::VectorXd& x, double& f,
 }  // namespace model
 }  // namespace stan
 
-#include <stan/services/sample/hmc_nuts_diag_e_adapt.hpp>
-#include <stan/services/util/create_unit_e_diag_inv_metric.hpp>
+#include <stan/mcmc/hmc/nuts/adapt_diag_e_nuts.hpp>
+#include <stan/services/error_codes.hpp>
+#include <stan/services/util/create_rng.hpp>
+#include <stan/services/util/initialize.hpp>
+#include <stan/services/util/run_adaptive_sampler.hpp>
+#include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include "nuts_sampler.hpp"
 
 #include <exception>
 #include <fstream>
@@ -167,6 +178,69 @@ std::unique_ptr<stan::json::json_data> read_data(const char* path) {
     throw std::runtime_error(std::string("cannot read the data file ") + path);
   }
   return std::make_unique<stan::json::json_data>(data_file);
+}
+
+// stan::services::sample::hmc_nuts_diag_e_adapt for several chains, with Stan's defaults
+// for what the runner does not set (CmdStan's "sample" method: random initial values within
+// init_radius, unit metric, step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, the
+// adaptation windows 75 / 50 / 25, no warm-up draws kept), and the sampler class as a
+// parameter: Sampler is Stan's stan::mcmc::adapt_diag_e_nuts or cvcompare's nuts_sampler.
+// Chain i (from 0) draws from Stan's random number stream (seed, i + 1), as in Stan; the
+// chains run in parallel, as many at a time as tbb::global_control allows. Returns Stan's
+// error code (0 when every chain finished).
+template <class Sampler>
+int run_chains(stan::model::model_base& model, unsigned int seed, double init_radius,
+               int warmup, int draws, int thin, double adapt_delta, int max_depth,
+               std::vector<draws_writer>& writers) {
+  const std::size_t chains = writers.size();
+  stan::callbacks::interrupt interrupt;
+  stderr_logger logger;
+  stan::callbacks::writer no_writer;
+  stan::callbacks::structured_writer no_metric_writer;
+  stan::io::empty_var_context no_inits;
+  std::vector<stan::rng_t> rngs;
+  std::vector<std::vector<double>> initial_values;
+  std::vector<Sampler> samplers;
+  rngs.reserve(chains);
+  initial_values.reserve(chains);
+  samplers.reserve(chains);
+  try {
+    for (std::size_t i = 0; i < chains; ++i) {
+      rngs.emplace_back(stan::services::util::create_rng(seed, i + 1));
+      initial_values.emplace_back(stan::services::util::initialize(
+          model, no_inits, rngs[i], init_radius, true, logger, no_writer));
+      Sampler& sampler = samplers.emplace_back(model, rngs[i]);
+      sampler.set_metric(Eigen::VectorXd::Ones(model.num_params_r()).eval());
+      sampler.set_nominal_stepsize(1.0);
+      sampler.set_stepsize_jitter(0.0);
+      sampler.set_max_depth(max_depth);
+      sampler.get_stepsize_adaptation().set_mu(std::log(10 * 1.0));
+      sampler.get_stepsize_adaptation().set_delta(adapt_delta);
+      sampler.get_stepsize_adaptation().set_gamma(0.05);
+      sampler.get_stepsize_adaptation().set_kappa(0.75);
+      sampler.get_stepsize_adaptation().set_t0(10.0);
+      sampler.set_window_params(warmup, 75, 50, 25, logger);
+    }
+  } catch (const std::exception& e) {
+    logger.error(e.what());
+    return stan::services::error_codes::CONFIG;
+  }
+  try {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, chains, 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            stan::services::util::run_adaptive_sampler(
+                samplers[i], model, initial_values[i], warmup, draws, thin, 0, false, rngs[i],
+                interrupt, logger, writers[i], no_writer, no_metric_writer, i + 1, chains);
+          }
+        },
+        tbb::simple_partitioner());
+  } catch (const std::exception& e) {
+    logger.error(e.what());
+    return stan::services::error_codes::SOFTWARE;
+  }
+  return stan::services::error_codes::OK;
 }
 
 // --check-gradient: both gradients at random points (see the top of the file).
@@ -253,35 +327,30 @@ int run(char** argv) {
     std::cerr << "GRADIENT: expected autodiff or hierarchical, got " << gradient << '\n';
     return 2;
   }
-  auto empty = std::make_shared<stan::io::empty_var_context>();
-  auto unit_metric = std::make_shared<stan::io::array_var_context>(
-      stan::services::util::create_unit_e_diag_inv_metric(model.num_params_r()));
-  std::vector<std::shared_ptr<stan::io::var_context>> inits(chains, empty);
-  std::vector<std::shared_ptr<stan::io::var_context>> metrics(chains, unit_metric);
-  std::vector<stan::callbacks::writer> init_writers(chains), diagnostic_writers(chains);
-  std::vector<stan::callbacks::structured_writer> metric_writers(chains);
-  std::vector<draws_writer> sample_writers(chains);
-  stan::callbacks::interrupt interrupt;
-  stderr_logger logger;
-
-  // Stan's defaults for everything the runner does not set (CmdStan's "sample" method):
-  // step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, and the adaptation windows
-  // 75 / 50 / 25.
-  const int status = stan::services::sample::hmc_nuts_diag_e_adapt(
-      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0, 1.0, 0.0,
-      max_depth, adapt_delta, 0.05, 0.75, 10.0, 75, 50, 25, interrupt, logger, init_writers,
-      sample_writers, diagnostic_writers, metric_writers);
+  const std::string transition = argv[13];
+  std::vector<draws_writer> writers(chains);
+  int status;
+  if (transition == "package") {
+    status = run_chains<cvcompare::nuts_sampler<stan::model::model_base, stan::rng_t>>(
+        model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth, writers);
+  } else if (transition == "stan") {
+    status = run_chains<stan::mcmc::adapt_diag_e_nuts<stan::model::model_base, stan::rng_t>>(
+        model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth, writers);
+  } else {
+    std::cerr << "TRANSITION: expected package or stan, got " << transition << '\n';
+    return 2;
+  }
   if (status != 0) {
     std::cerr << "Stan's sampler stopped with error code " << status << '\n';
     return status;
   }
   std::ofstream out(argv[2], std::ios::binary);
-  const std::vector<std::string>& names = sample_writers[0].names;
+  const std::vector<std::string>& names = writers[0].names;
   for (std::size_t i = 0; i < names.size(); ++i) {
     out << (i ? "," : "") << names[i];
   }
   out << '\n';
-  for (const draws_writer& w : sample_writers) {
+  for (const draws_writer& w : writers) {
     out.write(reinterpret_cast<const char*>(w.values.data()),
               static_cast<std::streamsize>(w.values.size() * sizeof(double)));
   }
@@ -297,10 +366,10 @@ int run(char** argv) {
 
 int main(int argc, char** argv) {
   const bool check = argc == 7 && std::string(argv[1]) == "--check-gradient";
-  if (argc != 13 && !check) {
+  if (argc != 14 && !check) {
     std::cerr << "usage: " << argv[0]
               << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS"
-                 " INIT_RADIUS GRADIENT\n   or: "
+                 " INIT_RADIUS GRADIENT TRANSITION\n   or: "
               << argv[0] << " --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS\n";
     return 2;
   }
