@@ -1,27 +1,35 @@
 // Stan's NUTS with diagonal-metric adaptation, one transition at a time without allocating
 // memory: cvcompare's copy of stan::mcmc::base_nuts::transition and build_tree and of
-// stan::mcmc::adapt_diag_e_nuts::transition (Stan 2.3x; Hoffman & Gelman 2014, Betancourt
-// 2017, Stan Reference Manual "MCMC sampling").
+// stan::mcmc::adapt_diag_e_nuts::transition, as in Stan 2.35 (Hoffman & Gelman 2014,
+// Betancourt 2017, Stan Reference Manual "MCMC sampling"). The adaptive transition is
+// copied too because Stan's calls base_nuts::transition by qualified name, not virtually.
 //
-// Stan's code builds each trajectory with vectors that it allocates, copies and frees at
-// every leapfrog step: every call of build_tree allocates eight vectors of the parameters'
-// size, every leapfrog step copies the whole state (position, momentum, gradient) and
-// allocates three temporaries, and every transition recomputes the gradient at its starting
-// point. For a cheap log density (the package's hierarchical model: about 1 µs) that was a
-// third of a fit. This copy computes the same numbers in the same order from the same random
-// numbers, so its draws are Stan's, bit for bit (the package's tests run both through the
-// native driver and compare every column), and differs from Stan's code in four ways only:
+// Stan's code allocates and frees vectors of the parameters' size all along a trajectory:
+// seven vectors and a state of three more at every call of build_tree above depth 0, four
+// temporaries at every leapfrog step, over twenty at every transition, which also
+// recomputes the log density and gradient at its starting point. For a cheap log density (the
+// package's hierarchical model: about 1 µs) that was a third of a fit. This copy computes
+// the same numbers in the same order from the same random numbers, so its draws are Stan's,
+// bit for bit (the package's tests run the driver with it and with Stan's own code and
+// compare the output files byte for byte), and differs from Stan's code only in this:
 //   * its work vectors are members, allocated once per chain (one set per tree depth);
 //   * a state chosen by the multinomial sampling is handed over by swapping vectors (a
-//     pointer exchange) instead of copying them;
-//   * the log density and gradient at the previous draw, kept from the leapfrog step that
+//     pointer exchange) instead of copying them (each leapfrog step's state is still copied
+//     once, into its subtree's proposal, as in Stan);
+//   * the log density and gradient of the previous draw, kept from the leapfrog step that
 //     computed them, are reused when the next transition starts from that draw (every
-//     transition but the first): the density is a deterministic function of the position,
-//     so recomputing it, as Stan does, gives the same bits;
+//     transition but the first), where Stan recomputes them. That gives the same bits
+//     because the native driver's log density is a deterministic function of the position
+//     (the hand-written density, or Stan's autodiff with the driver's aligned arena: see
+//     stan_driver.cpp), and a program's messages (print) at that point are not repeated;
 //   * the U-turn criterion's three checks stop at the first that fails (Stan evaluates all
-//     three; they have no side effect).
+//     three; they have no side effect);
+//   * the diagonal metric's leapfrog step, kinetic energy gradient and U-turn criterion are
+//     written out here instead of called through Stan's virtual functions, so this class is
+//     for the diagonal metric and the explicit leapfrog only.
 // The adaptation (dual averaging of the step size, windowed estimation of the metric) and
-// the step-size initialisation are Stan's own, inherited.
+// the step-size initialisation are Stan's own, inherited. Another Stan version may build its
+// trajectories differently; the tests would then find the draws differ.
 #ifndef CVCOMPARE_NUTS_SAMPLER_HPP
 #define CVCOMPARE_NUTS_SAMPLER_HPP
 
@@ -57,7 +65,7 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
   nuts_sampler(const Model& model, BaseRNG& rng)
       : stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG>(model, rng),
         n_(model.num_params_r()),
-        z_fwd_(n_), z_bck_(n_), z_sample_(n_), z_propose_(n_),
+        z_fwd_(n_), z_bck_(n_), z_sample_(n_), z_propose_(n_), last_draw_(n_),
         p_fwd_fwd_(n_), p_sharp_fwd_fwd_(n_), p_fwd_bck_(n_), p_sharp_fwd_bck_(n_),
         p_bck_fwd_(n_), p_sharp_bck_fwd_(n_), p_bck_bck_(n_), p_sharp_bck_bck_(n_),
         rho_(n_), rho_fwd_(n_), rho_bck_(n_), rho_extended_(n_), velocity_(n_) {}
@@ -82,18 +90,18 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
   stan::mcmc::sample nuts_transition(stan::mcmc::sample& init_sample,
                                      stan::callbacks::logger& logger) {
     auto& z = this->z_;
-    // z_ holds the previous draw with its log density and gradient (the adaptation between
-    // transitions changes only the metric and the step size)
-    const bool at_last_draw
-        = ends_at_draw_
-          && std::memcmp(z.q.data(), init_sample.cont_params().data(), n_ * sizeof(double)) == 0;
     this->sample_stepsize();
     this->seed(init_sample.cont_params());
     this->hamiltonian_.sample_p(z, this->rand_int_);
-    if (!at_last_draw) {
+    // the log density and gradient: kept from the previous transition if it ended here
+    if (have_last_draw_
+        && std::memcmp(z.q.data(), last_draw_.q.data(), n_ * sizeof(double)) == 0) {
+      z.V = last_draw_.V;
+      z.g = last_draw_.g;
+    } else {
       this->hamiltonian_.init(z, logger);
     }
-    while (subtrees_.size() < static_cast<std::size_t>(this->max_depth_)) {
+    while (static_cast<int>(subtrees_.size()) < this->max_depth_ - 1) {
       subtrees_.emplace_back(n_);
     }
 
@@ -127,18 +135,18 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
         rho_bck_ = rho_;
         p_bck_fwd_ = p_fwd_fwd_;
         p_sharp_bck_fwd_ = p_sharp_fwd_fwd_;
-        valid_subtree = build_tree(this->depth_, z_propose_, p_sharp_fwd_bck_, p_sharp_fwd_fwd_,
-                                   rho_fwd_, p_fwd_bck_, p_fwd_fwd_, H0, 1, n_leapfrog,
-                                   log_sum_weight_subtree, sum_metro_prob, logger);
+        valid_subtree = build_subtree(this->depth_, z_propose_, p_sharp_fwd_bck_,
+                                      p_sharp_fwd_fwd_, rho_fwd_, p_fwd_bck_, p_fwd_fwd_, H0, 1,
+                                      n_leapfrog, log_sum_weight_subtree, sum_metro_prob, logger);
         z_fwd_ = z;
       } else {  // backward
         z.point::operator=(z_bck_);
         rho_fwd_ = rho_;
         p_fwd_bck_ = p_bck_bck_;
         p_sharp_fwd_bck_ = p_sharp_bck_bck_;
-        valid_subtree = build_tree(this->depth_, z_propose_, p_sharp_bck_fwd_, p_sharp_bck_bck_,
-                                   rho_bck_, p_bck_fwd_, p_bck_bck_, H0, -1, n_leapfrog,
-                                   log_sum_weight_subtree, sum_metro_prob, logger);
+        valid_subtree = build_subtree(this->depth_, z_propose_, p_sharp_bck_fwd_,
+                                      p_sharp_bck_bck_, rho_bck_, p_bck_fwd_, p_bck_bck_, H0, -1,
+                                      n_leapfrog, log_sum_weight_subtree, sum_metro_prob, logger);
         z_bck_ = z;
       }
       if (!valid_subtree) {
@@ -169,17 +177,20 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
     // the average acceptance probability over the whole trajectory
     const double accept_prob = sum_metro_prob / static_cast<double>(n_leapfrog);
     z.point::operator=(z_sample_);
-    ends_at_draw_ = true;
+    last_draw_.q = z.q;
+    last_draw_.V = z.V;
+    last_draw_.g = z.g;
+    have_last_draw_ = true;
     this->energy_ = this->hamiltonian_.H(z);
     return stan::mcmc::sample(z.q, -z.V, accept_prob);
   }
 
   // stan::mcmc::base_nuts::build_tree: a subtree of 2^depth leapfrog steps from z_ in the
   // direction sign, or false as soon as it diverges or turns back on itself.
-  bool build_tree(int depth, point& z_propose, vector& p_sharp_beg, vector& p_sharp_end,
-                  vector& rho, vector& p_beg, vector& p_end, double H0, double sign,
-                  int& n_leapfrog, double& log_sum_weight, double& sum_metro_prob,
-                  stan::callbacks::logger& logger) {
+  bool build_subtree(int depth, point& z_propose, vector& p_sharp_beg, vector& p_sharp_end,
+                     vector& rho, vector& p_beg, vector& p_end, double H0, double sign,
+                     int& n_leapfrog, double& log_sum_weight, double& sum_metro_prob,
+                     stan::callbacks::logger& logger) {
     auto& z = this->z_;
     if (depth == 0) {
       leapfrog(sign * this->epsilon_, logger);
@@ -205,16 +216,16 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
 
     double log_sum_weight_init = -std::numeric_limits<double>::infinity();
     t.rho_init.setZero();
-    if (!build_tree(depth - 1, z_propose, p_sharp_beg, t.p_sharp_init_end, t.rho_init, p_beg,
-                    t.p_init_end, H0, sign, n_leapfrog, log_sum_weight_init, sum_metro_prob,
-                    logger)) {
+    if (!build_subtree(depth - 1, z_propose, p_sharp_beg, t.p_sharp_init_end, t.rho_init,
+                       p_beg, t.p_init_end, H0, sign, n_leapfrog, log_sum_weight_init,
+                       sum_metro_prob, logger)) {
       return false;
     }
     double log_sum_weight_final = -std::numeric_limits<double>::infinity();
     t.rho_final.setZero();
-    if (!build_tree(depth - 1, t.z_propose_final, t.p_sharp_final_beg, p_sharp_end,
-                    t.rho_final, t.p_final_beg, p_end, H0, sign, n_leapfrog,
-                    log_sum_weight_final, sum_metro_prob, logger)) {
+    if (!build_subtree(depth - 1, t.z_propose_final, t.p_sharp_final_beg, p_sharp_end,
+                       t.rho_final, t.p_final_beg, p_end, H0, sign, n_leapfrog,
+                       log_sum_weight_final, sum_metro_prob, logger)) {
       return false;
     }
 
@@ -269,7 +280,8 @@ class nuts_sampler : public stan::mcmc::adapt_diag_e_nuts<Model, BaseRNG> {
 
   int n_;
   point z_fwd_, z_bck_, z_sample_, z_propose_;
-  bool ends_at_draw_ = false;  // z_ holds the last draw, its log density and gradient
+  point last_draw_;  // the previous draw, its log density and gradient (p unused)
+  bool have_last_draw_ = false;
   vector p_fwd_fwd_, p_sharp_fwd_fwd_, p_fwd_bck_, p_sharp_fwd_bck_;
   vector p_bck_fwd_, p_sharp_bck_fwd_, p_bck_bck_, p_sharp_bck_bck_;
   vector rho_, rho_fwd_, rho_bck_, rho_extended_, velocity_;

@@ -37,8 +37,9 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
   for a seed differ from autodiff's (other rounding), not its posterior. The trajectories
   are built by ``nuts_sampler.hpp``, Stan's NUTS transition with its work vectors allocated
   once per chain, states swapped instead of copied and the gradient of the previous draw
-  reused: Stan's draws, bit for bit (the tests compare them with Stan's own code,
-  ``NativeRunner(stan_transition=True)``), for a fit about 1.2x cheaper in CPU time. The
+  reused: Stan's draws, bit for bit (the tests compare the output with that of Stan's own
+  code, ``NativeRunner(stan_transition=True)``, byte for byte), for a fit about 1.2x cheaper
+  in CPU time. The
   driver runs with a larger per-thread cache of freed memory in glibc's malloc
   (:data:`_MALLOC_TUNABLES`).
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
@@ -589,12 +590,13 @@ class NativeRunner(StanRunner):
         default, exactly when ``code`` is the package's ``hierarchical.stan``, the only
         program it is written for.
     stan_transition : bool, default False
-        Build each NUTS trajectory with Stan's own code (``stan::mcmc::adapt_diag_e_nuts``)
-        instead of the package's copy of it (``nuts_sampler.hpp``), which keeps its work
-        vectors from one leapfrog step to the next instead of allocating and copying them
-        (fits about 1.2x cheaper in CPU time with the hand-written gradient). The draws are
-        the same, bit for bit; the option is there to show it (tests) and to time Stan's own
-        sampler (benchmarks).
+        Run the chains with Stan's own code throughout
+        (``stan::services::sample::hmc_nuts_diag_e_adapt``, as CmdStan and PyStan run them)
+        instead of the driver's loop over chains with the package's copy of Stan's NUTS
+        transition (``nuts_sampler.hpp``), which keeps its work vectors from one leapfrog
+        step to the next instead of allocating and copying them (fits about 1.2x cheaper in
+        CPU time with the hand-written gradient). The draws are the same, bit for bit; the
+        option is there to show it (tests) and to time Stan's own sampler (benchmarks).
     """
 
     name = "native"

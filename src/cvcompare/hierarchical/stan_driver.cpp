@@ -16,9 +16,10 @@
 // hand-written log density and gradient of the package's hierarchical.stan
 // (hierarchical_gradient.hpp), which makes fits several times faster; the program must then
 // be that one.
-// TRANSITION is "package" (nuts_sampler.hpp: Stan's NUTS transition without allocating
-// memory at every leapfrog step, faster for a cheap density) or "stan" (Stan's own code,
-// stan::mcmc::adapt_diag_e_nuts); the two give the same draws, bit for bit.
+// TRANSITION is "package" (the chains run here with nuts_sampler.hpp, Stan's NUTS transition
+// without allocating memory at every leapfrog step, faster for a cheap density) or "stan"
+// (Stan's own code throughout, stan::services::sample::hmc_nuts_diag_e_adapt); the two
+// give the same output, bit for bit.
 // --check-gradient evaluates both gradients at POINTS points drawn uniformly from
 // [-RADIUS, RADIUS] on the unconstrained scale (seeded by SEED) and writes to OUTPUT, for
 // each, one line: the two log densities, then the autodiff gradient, the hand-written one,
@@ -122,9 +123,11 @@ void gradient(const model_base& model, const Eigen::VectorXd& x, double& f,
 }  // namespace model
 }  // namespace stan
 
-#include <stan/mcmc/hmc/nuts/adapt_diag_e_nuts.hpp>
+#include <stan/io/array_var_context.hpp>
 #include <stan/services/error_codes.hpp>
+#include <stan/services/sample/hmc_nuts_diag_e_adapt.hpp>
 #include <stan/services/util/create_rng.hpp>
+#include <stan/services/util/create_unit_e_diag_inv_metric.hpp>
 #include <stan/services/util/initialize.hpp>
 #include <stan/services/util/run_adaptive_sampler.hpp>
 #include <tbb/blocked_range.h>
@@ -180,15 +183,14 @@ std::unique_ptr<stan::json::json_data> read_data(const char* path) {
   return std::make_unique<stan::json::json_data>(data_file);
 }
 
-// stan::services::sample::hmc_nuts_diag_e_adapt for several chains, with Stan's defaults
+// The chains as Stan's stan::services::sample::hmc_nuts_diag_e_adapt runs them, with the
+// package's nuts_sampler in place of Stan's stan::mcmc::adapt_diag_e_nuts, and Stan's defaults
 // for what the runner does not set (CmdStan's "sample" method: random initial values within
 // init_radius, unit metric, step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, the
-// adaptation windows 75 / 50 / 25, no warm-up draws kept), and the sampler class as a
-// parameter: Sampler is Stan's stan::mcmc::adapt_diag_e_nuts or cvcompare's nuts_sampler.
-// Chain i (from 0) draws from Stan's random number stream (seed, i + 1), as in Stan; the
-// chains run in parallel, as many at a time as tbb::global_control allows. Returns Stan's
-// error code (0 when every chain finished).
-template <class Sampler>
+// adaptation windows 75 / 50 / 25, no warm-up draws kept). Chain i (from 0) draws from Stan's
+// random number stream (seed, i + 1), as in Stan; the chains run in parallel, as many at a
+// time as tbb::global_control allows. Returns Stan's error code (0 when every chain
+// finished).
 int run_chains(stan::model::model_base& model, unsigned int seed, double init_radius,
                int warmup, int draws, int thin, double adapt_delta, int max_depth,
                std::vector<draws_writer>& writers) {
@@ -200,7 +202,8 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
   stan::io::empty_var_context no_inits;
   std::vector<stan::rng_t> rngs;
   std::vector<std::vector<double>> initial_values;
-  std::vector<Sampler> samplers;
+  using sampler_t = cvcompare::nuts_sampler<stan::model::model_base, stan::rng_t>;
+  std::vector<sampler_t> samplers;
   rngs.reserve(chains);
   initial_values.reserve(chains);
   samplers.reserve(chains);
@@ -209,7 +212,7 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
       rngs.emplace_back(stan::services::util::create_rng(seed, i + 1));
       initial_values.emplace_back(stan::services::util::initialize(
           model, no_inits, rngs[i], init_radius, true, logger, no_writer));
-      Sampler& sampler = samplers.emplace_back(model, rngs[i]);
+      sampler_t& sampler = samplers.emplace_back(model, rngs[i]);
       sampler.set_metric(Eigen::VectorXd::Ones(model.num_params_r()).eval());
       sampler.set_nominal_stepsize(1.0);
       sampler.set_stepsize_jitter(0.0);
@@ -241,6 +244,27 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
     return stan::services::error_codes::SOFTWARE;
   }
   return stan::services::error_codes::OK;
+}
+
+// The same with Stan's own code throughout: stan::services::sample::hmc_nuts_diag_e_adapt
+// with the same settings (TRANSITION "stan").
+int run_stan_service(stan::model::model_base& model, unsigned int seed, double init_radius,
+                     int warmup, int draws, int thin, double adapt_delta, int max_depth,
+                     std::vector<draws_writer>& writers) {
+  const std::size_t chains = writers.size();
+  auto no_inits = std::make_shared<stan::io::empty_var_context>();
+  auto unit_metric = std::make_shared<stan::io::array_var_context>(
+      stan::services::util::create_unit_e_diag_inv_metric(model.num_params_r()));
+  std::vector<std::shared_ptr<stan::io::var_context>> inits(chains, no_inits);
+  std::vector<std::shared_ptr<stan::io::var_context>> metrics(chains, unit_metric);
+  std::vector<stan::callbacks::writer> init_writers(chains), diagnostic_writers(chains);
+  std::vector<stan::callbacks::structured_writer> metric_writers(chains);
+  stan::callbacks::interrupt interrupt;
+  stderr_logger logger;
+  return stan::services::sample::hmc_nuts_diag_e_adapt(
+      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0, 1.0, 0.0,
+      max_depth, adapt_delta, 0.05, 0.75, 10.0, 75, 50, 25, interrupt, logger, init_writers,
+      writers, diagnostic_writers, metric_writers);
 }
 
 // --check-gradient: both gradients at random points (see the top of the file).
@@ -331,11 +355,11 @@ int run(char** argv) {
   std::vector<draws_writer> writers(chains);
   int status;
   if (transition == "package") {
-    status = run_chains<cvcompare::nuts_sampler<stan::model::model_base, stan::rng_t>>(
-        model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth, writers);
+    status = run_chains(model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth,
+                        writers);
   } else if (transition == "stan") {
-    status = run_chains<stan::mcmc::adapt_diag_e_nuts<stan::model::model_base, stan::rng_t>>(
-        model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth, writers);
+    status = run_stan_service(model, seed, init_radius, warmup, draws, thin, adapt_delta,
+                              max_depth, writers);
   } else {
     std::cerr << "TRANSITION: expected package or stan, got " << transition << '\n';
     return 2;
