@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 from test_hierarchical_gradient import VARIANTS, variant_data
 
-from cvcompare.hierarchical import runners
 from cvcompare.hierarchical.runners import (
-    INIT_RADIUS,
     NativeRunner,
     _driver_environment,
     _driver_files,
+    _Nuts,
     native_available,
 )
 
@@ -26,7 +25,8 @@ needs_native = pytest.mark.skipif(not native_available(), reason="no C++ compile
 
 SETTINGS = {
     # four chains with windowed metric adaptation (warm-up of 300 iterations: the metric is
-    # re-estimated, and the step size re-initialised, at the end of each window), two threads
+    # re-estimated, and the step size re-initialised, at the end of each window), on as many
+    # threads as the machine allows
     "fifty data sets, four chains": (
         "fifty data sets",
         dict(seed=7, chains=4, warmup=300, draws=200, adapt_delta=0.8, max_treedepth=10),
@@ -40,13 +40,12 @@ SETTINGS = {
 }
 
 
-def driver_output(data: dict, nuts: dict, *, gradient: str, transition: str) -> bytes:
-    """The native driver's output file for the package's program (the runner's command)."""
-    exe = NativeRunner().executable()
+def driver_output(data: dict, nuts: dict, *, hand_written: bool, stan_transition: bool) -> bytes:
+    """The native driver's output file for one fit of the package's program, run with the
+    runner's own command."""
+    runner = NativeRunner(hand_written_gradient=hand_written, stan_transition=stan_transition)
     with _driver_files(data) as (data_path, out_path):
-        args = (nuts["seed"], nuts["chains"], nuts["warmup"], nuts["draws"], 1)
-        args += (nuts["adapt_delta"], nuts["max_treedepth"], 2, INIT_RADIUS, gradient, transition)
-        command = [str(exe), str(data_path), str(out_path), *map(str, args)]
+        command = runner._command(data_path, out_path, _Nuts(thin=1, **nuts))
         subprocess.run(command, check=True, capture_output=True, env=_driver_environment())
         return out_path.read_bytes()
 
@@ -59,13 +58,13 @@ def sampler_columns(output: bytes) -> dict[str, np.ndarray]:
 
 
 @needs_native
-@pytest.mark.parametrize("gradient", ["hierarchical", "autodiff"])
+@pytest.mark.parametrize("hand_written", [True, False], ids=["hand-written", "autodiff"])
 @pytest.mark.parametrize("setting", list(SETTINGS))
-def test_package_transition_output_is_stans_byte_for_byte(setting, gradient):
+def test_package_transition_output_is_stans_byte_for_byte(setting, hand_written):
     variant, nuts = SETTINGS[setting]
     data = variant_data(**VARIANTS[variant], seed=3)
-    package = driver_output(data, nuts, gradient=gradient, transition="package")
-    stan = driver_output(data, nuts, gradient=gradient, transition="stan")
+    package = driver_output(data, nuts, hand_written=hand_written, stan_transition=False)
+    stan = driver_output(data, nuts, hand_written=hand_written, stan_transition=True)
     columns = sampler_columns(package)
     assert len(columns["lp__"]) == nuts["chains"] * nuts["draws"]
     assert package == stan
@@ -76,17 +75,8 @@ def test_package_transition_output_is_stans_byte_for_byte(setting, gradient):
 
 @needs_native
 @pytest.mark.parametrize("stan_transition", [False, True])
-def test_runner_passes_the_transition_to_the_driver(monkeypatch, stan_transition):
-    commands = []
-    real = runners._check_call
-
-    def recording(command, *args, **kwargs):
-        commands.append(command)
-        return real(command, *args, **kwargs)
-
-    monkeypatch.setattr(runners, "_check_call", recording)
+def test_runner_passes_the_transition_to_the_driver(stan_transition, tmp_path):
     runner = NativeRunner(stan_transition=stan_transition)
-    runner.executable()  # built before, so that the only command is the fit's
-    data = variant_data(**VARIANTS["two data sets, two folds"], seed=3)
-    runner.sample(data, seed=5, chains=1, warmup=20, draws=10)
-    assert commands[-1][-1] == ("stan" if stan_transition else "package")
+    nuts = _Nuts(chains=1, warmup=20, draws=10, seed=5, thin=1, adapt_delta=0.8, max_treedepth=10)
+    command = runner._command(tmp_path / "data.json", tmp_path / "output", nuts)
+    assert command[-2:] == ["hierarchical", "stan" if stan_transition else "package"]

@@ -39,9 +39,8 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
   once per chain, states swapped instead of copied and the gradient of the previous draw
   reused: Stan's draws, bit for bit (the tests compare the output with that of Stan's own
   code, ``NativeRunner(stan_transition=True)``, byte for byte), for a fit about 1.2x cheaper
-  in CPU time. The
-  driver runs with a larger per-thread cache of freed memory in glibc's malloc
-  (:data:`_MALLOC_TUNABLES`).
+  in CPU time. The driver runs with a larger per-thread cache of freed memory in glibc's
+  malloc (:data:`_MALLOC_TUNABLES`).
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -690,21 +689,22 @@ class NativeRunner(StanRunner):
             gradient_differences=rows[:, 2 + 2 * size :],
         )
 
+    def _command(self, data_path: Path, out_path: Path, nuts: _Nuts) -> list[str]:
+        """The driver's command line for one fit (see the top of ``stan_driver.cpp``): as
+        many threads as chains, at most :func:`_cpu_count`."""
+        threads = max(1, min(nuts.chains, _cpu_count()))
+        args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
+        args += (nuts.adapt_delta, nuts.max_treedepth, threads, INIT_RADIUS)
+        args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
+        args += ("stan" if self.stan_transition else "package",)
+        return [str(self.executable()), str(data_path), str(out_path), *map(str, args)]
+
     def _run(
         self, data: dict[str, object], nuts: _Nuts
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        exe = self.executable()
-        threads = max(1, min(nuts.chains, _cpu_count()))
         with _driver_files(data) as (data_path, out_path):
-            args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
-            args += (nuts.adapt_delta, nuts.max_treedepth, threads, INIT_RADIUS)
-            args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
-            args += ("stan" if self.stan_transition else "package",)
-            messages = _check_call(
-                [str(exe), str(data_path), str(out_path), *map(str, args)],
-                "Stan",
-                env=_driver_environment(),
-            )
+            command = self._command(data_path, out_path, nuts)
+            messages = _check_call(command, "Stan", env=_driver_environment())
             if messages.strip():
                 _log.warning("Stan's messages during the fit:\n%s", messages.strip())
             with open(out_path, "rb") as handle:

@@ -183,14 +183,24 @@ std::unique_ptr<stan::json::json_data> read_data(const char* path) {
   return std::make_unique<stan::json::json_data>(data_file);
 }
 
+// Stan's defaults (CmdStan's "sample" method) for what the runner does not set: random
+// initial values within init_radius, unit metric, no warm-up draws kept, and these.
+struct stan_defaults {
+  static constexpr double stepsize = 1;
+  static constexpr double stepsize_jitter = 0;
+  static constexpr double gamma = 0.05;
+  static constexpr double kappa = 0.75;
+  static constexpr double t0 = 10;
+  static constexpr unsigned int init_buffer = 75;
+  static constexpr unsigned int term_buffer = 50;
+  static constexpr unsigned int window = 25;
+};
+
 // The chains as Stan's stan::services::sample::hmc_nuts_diag_e_adapt runs them, with the
-// package's nuts_sampler in place of Stan's stan::mcmc::adapt_diag_e_nuts, and Stan's defaults
-// for what the runner does not set (CmdStan's "sample" method: random initial values within
-// init_radius, unit metric, step size 1 without jitter, gamma 0.05, kappa 0.75, t0 10, the
-// adaptation windows 75 / 50 / 25, no warm-up draws kept). Chain i (from 0) draws from Stan's
-// random number stream (seed, i + 1), as in Stan; the chains run in parallel, as many at a
-// time as tbb::global_control allows. Returns Stan's error code (0 when every chain
-// finished).
+// package's nuts_sampler in place of Stan's stan::mcmc::adapt_diag_e_nuts. Chain i (from 0)
+// draws from Stan's random number stream (seed, i + 1), as in Stan; the chains run in
+// parallel, as many at a time as tbb::global_control allows. Returns Stan's error code (0
+// when every chain finished).
 int run_chains(stan::model::model_base& model, unsigned int seed, double init_radius,
                int warmup, int draws, int thin, double adapt_delta, int max_depth,
                std::vector<draws_writer>& writers) {
@@ -214,15 +224,16 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
           model, no_inits, rngs[i], init_radius, true, logger, no_writer));
       sampler_t& sampler = samplers.emplace_back(model, rngs[i]);
       sampler.set_metric(Eigen::VectorXd::Ones(model.num_params_r()).eval());
-      sampler.set_nominal_stepsize(1.0);
-      sampler.set_stepsize_jitter(0.0);
+      sampler.set_nominal_stepsize(stan_defaults::stepsize);
+      sampler.set_stepsize_jitter(stan_defaults::stepsize_jitter);
       sampler.set_max_depth(max_depth);
-      sampler.get_stepsize_adaptation().set_mu(std::log(10 * 1.0));
+      sampler.get_stepsize_adaptation().set_mu(std::log(10 * stan_defaults::stepsize));
       sampler.get_stepsize_adaptation().set_delta(adapt_delta);
-      sampler.get_stepsize_adaptation().set_gamma(0.05);
-      sampler.get_stepsize_adaptation().set_kappa(0.75);
-      sampler.get_stepsize_adaptation().set_t0(10.0);
-      sampler.set_window_params(warmup, 75, 50, 25, logger);
+      sampler.get_stepsize_adaptation().set_gamma(stan_defaults::gamma);
+      sampler.get_stepsize_adaptation().set_kappa(stan_defaults::kappa);
+      sampler.get_stepsize_adaptation().set_t0(stan_defaults::t0);
+      sampler.set_window_params(warmup, stan_defaults::init_buffer, stan_defaults::term_buffer,
+                                stan_defaults::window, logger);
     }
   } catch (const std::exception& e) {
     logger.error(e.what());
@@ -261,10 +272,12 @@ int run_stan_service(stan::model::model_base& model, unsigned int seed, double i
   std::vector<stan::callbacks::structured_writer> metric_writers(chains);
   stan::callbacks::interrupt interrupt;
   stderr_logger logger;
+  using d = stan_defaults;
   return stan::services::sample::hmc_nuts_diag_e_adapt(
-      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0, 1.0, 0.0,
-      max_depth, adapt_delta, 0.05, 0.75, 10.0, 75, 50, 25, interrupt, logger, init_writers,
-      writers, diagnostic_writers, metric_writers);
+      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0,
+      d::stepsize, d::stepsize_jitter, max_depth, adapt_delta, d::gamma, d::kappa, d::t0,
+      d::init_buffer, d::term_buffer, d::window, interrupt, logger, init_writers, writers,
+      diagnostic_writers, metric_writers);
 }
 
 // --check-gradient: both gradients at random points (see the top of the file).
