@@ -25,7 +25,11 @@ changes in the machine's load affect both alike.
 
 Printed: the wall and CPU time of every run (CPU: this process and the runner's processes;
 on a shared machine less affected than wall time by other load), the medians, their
-ratios, the divergences and max R-hat of each, and the posterior means of delta0, sigma0
+ratios, the divergences and max R-hat of each; the sampling efficiency of both, as the
+smallest bulk effective sample size among delta0, sigma0 and nu (the quantities the
+analysis reports; the worst-mixing one bounds how far the draws can be trusted) per CPU
+second of each run, with the ratio of the medians (a fit's time alone ignores that the two
+programs' 4,000 draws are not worth the same); and the posterior means of delta0, sigma0
 and nu from both with their difference in Monte Carlo standard errors (same posterior:
 within about 3). Then the spread
 over data sets: one package fit on each of ``--datasets`` further H data sets (seeds after
@@ -107,6 +111,20 @@ def both_data(x: np.ndarray) -> tuple[dict, dict, float]:
     package = stan_data(scaled, rho=RHO, student=True, nu_hyper=True)
     authors = {k: package[k] for k in AUTHORS_KEYS} | {"x": scaled.x}
     return authors, package, scaled.scale
+
+
+def top_level(draws: dict[str, np.ndarray], chains: int) -> dict[str, np.ndarray]:
+    """The (chains, draws) arrays of delta0, sigma0 and nu from either program's draws (the
+    authors' runner output or the package's result fields)."""
+    nu = draws["nu"] if "nu" in draws else draws["nu_minus_one"] + 1
+    top = {"delta0": draws["delta0"], "sigma0": draws["sigma0"], "nu": nu}
+    return {k: np.asarray(v).reshape(chains, -1) for k, v in top.items()}
+
+
+def least_ess(top: dict[str, np.ndarray]) -> tuple[float, str]:
+    """The smallest bulk effective sample size among the top-level parameters, and which."""
+    name = min(top, key=lambda k: ess_bulk(top[k]))
+    return ess_bulk(top[name]), name
 
 
 def compare(name: str, a: np.ndarray, b: np.ndarray) -> str:
@@ -201,9 +219,23 @@ def main() -> None:
         print(f"  ratio autodiff / hand-written gradient (medians): wall {ad_wall / hw_wall:.2f}x, "
               f"CPU {ad_cpu / hw_cpu:.2f}x; authors' / autodiff: wall "
               f"{authors_wall / ad_wall:.0f}x, CPU {authors_cpu / ad_cpu:.0f}x")  # fmt: skip
+    # efficiency: the smallest bulk ESS of delta0, sigma0 and nu, per CPU second of its run
+    chains = NUTS["chains"]
+    authors_ess = [least_ess(top_level(out.draws, chains)) for out in outputs]
+    fast_ess = [
+        least_ess(top_level({k: getattr(r, k) for k in ("delta0", "sigma0", "nu")}, chains))
+        for r in results
+    ]
+    authors_rates = [e / c for (e, _), c in zip(authors_ess, authors_cpus, strict=True)]
+    fast_rates = [e / c for (e, _), c in zip(fast_ess, fast_cpus, strict=True)]
+    authors_rate, fast_rate = statistics.median(authors_rates), statistics.median(fast_rates)
+    print(f"  smallest bulk ESS of delta0, sigma0, nu in each run: authors' "
+          f"{', '.join(f'{e:.0f} ({k})' for e, k in authors_ess)}; package's "
+          f"{', '.join(f'{e:.0f} ({k})' for e, k in fast_ess)}")  # fmt: skip
+    print(f"  that ESS per CPU second (medians): authors' {authors_rate:.1f}, package's "
+          f"{fast_rate:.0f}, ratio {fast_rate / authors_rate:.0f}x")  # fmt: skip
     # same posterior: the last runs of each, on the original scale
     out, res = outputs[-1], results[-1]
-    chains = NUTS["chains"]
     pairs = {
         "delta0": (scale * out.draws["delta0"], res.delta0.reshape(chains, -1)),
         "sigma0": (scale * out.draws["sigma0"], res.sigma0.reshape(chains, -1)),
