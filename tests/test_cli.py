@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -69,7 +71,10 @@ def test_compare_signed_rank_on_real_file_matches_scipy(capsys):
         "--format",
         "json",
     )
-    assert code == 0 and err == ""
+    # the repeated data set dropped, said in one line in the options' words
+    assert code == 0 and err.count("\n") == 1 and err.startswith("cvcompare: note:")
+    assert "dropped 5 repeated data set line(s)" in err and "'credit'" in err
+    assert "(--duplicates keep keeps them as separate data sets)" in err
     (row,) = json.loads(out)
     means = _real_means()
     x = np.array([means["nbc"][d] - means["hnb"][d] for d in means["nbc"]])
@@ -186,6 +191,21 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["compare", "{pct}", "--a", "rf", "--b", "svm"], "--scale"),
         (["compare", "/nonexistent/file.csv", "--a", "rf", "--b", "svm"], "FILE"),
         (["rank", "{csv}", "--alpha", "2"], "alpha"),
+        (
+            [
+                "compare",
+                "{csv}",
+                "--a",
+                "rf",
+                "--b",
+                "svm",
+                "--test",
+                "signed-rank",
+                "--alpha",
+                "5",
+            ],
+            "--alpha: expected a number in (0, 0.5)",
+        ),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--seed", "-1"], "--seed"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "--n-samples"),
         (["frobnicate"], "invalid choice"),
@@ -346,3 +366,16 @@ def test_errors_name_the_users_option(tmp_path, capsys, small_csv):
     path = _write(tmp_path, rows)
     code, _, err = _run(capsys, "compare", str(path), "--a", "a", "--b", "b")
     assert code == 2 and "column 'score'" in err and "--scale" in err
+
+
+def test_python_m_runs_the_command_and_a_closed_pipe_ends_it_quietly(small_csv, tmp_path):
+    command = [sys.executable, "-m", "cvcompare", "compare", str(small_csv), "--all-pairs"]
+    done = subprocess.run(
+        [*command, "--test", "sign"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0 and done.stdout.count("test=sign") == 3
+    # the reader is gone before anything is written (as with `| head` on a long output)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 1 and err == ""

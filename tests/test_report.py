@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import shlex
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,7 +16,7 @@ from scipy import stats
 
 from cvcompare.cli import main
 from cvcompare.io import fold_differences, mean_differences, read_csv_scores
-from cvcompare.report import bayes_sentence, build_report, compare_learners, report
+from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
 from cvcompare.report.analysis import seed_key
 from cvcompare.stats import (
     bayesian_sign_test,
@@ -78,6 +81,17 @@ def test_report_decisions_equal_the_library(small):
         assert pair.bayes_signed_rank.probs() == srank.probs()
         assert pair.bayes_sign.probs() == sign.probs()
         assert pair.idp.lower_prob == idp.lower_prob
+        # the IDP sentence names the learner the library's two-sided decision names
+        better = {"right": pair.first, "left": pair.second}.get(idp.decision(0.95))
+        idp_line = next(
+            line
+            for line in page.markdown.splitlines()
+            if "IDP signed-rank:" in line and f"P({pair.first} better than {pair.second})" in line
+        )
+        if better is None:
+            assert ("neither" if idp.decision(0.95) == "none" else "indeterminate") in idp_line
+        else:
+            assert f"IDP signed-rank: {better} is better with probability above 0.95" in idp_line
         for post, name in ((srank, "Bayesian signed-rank test"), (sign, "Bayesian sign test")):
             sentence = f"{name}: " + bayes_sentence(
                 pair.first, pair.second, post.probs(), (-0.01, 0.01), 0.95
@@ -186,7 +200,12 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
     md = (out / "report.md").read_text()
     lib = build_report(
         compare_learners(
-            read_csv_scores(path), hierarchical=False, n_samples=N, seed=3, source="scores.csv"
+            read_csv_scores(path),
+            hierarchical=False,
+            n_samples=N,
+            seed=3,
+            source="scores.csv",
+            reading=("--scale", "fraction", "--duplicates", "drop"),
         )
     )
     assert md == lib.markdown
@@ -198,6 +217,97 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
     (row,) = json.loads(capsys.readouterr()[0])
     first_pair = lib.results.pairs[0]
     assert (row["p_left"], row["p_rope"], row["p_right"]) == first_pair.bayes_signed_rank.probs()
+
+
+def test_rerun_command_gives_the_same_report(tmp_path, capsys, monkeypatch):
+    # scores in percent, two of the three learners in another order than the file's
+    (tmp_path / "first").mkdir()
+    table = _table()
+    table.assign(score=100 * table["score"]).to_csv(tmp_path / "scores.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["report", "scores.csv", "-o", "first", "--scale", "percent", "--learners", "knn"]
+    argv += ["rf", "--no-hierarchical", "--n-samples", str(N), "--seed", "5", "--rope", "0.02"]
+    argv += ["--rho", "0.0666666667"]
+    assert main(argv) == 0
+    md = (tmp_path / "first" / "report.md").read_text()
+    rerun = shlex.split(re.search(r"Rerun: `(.*)`", md).group(1))
+    assert rerun[:2] == ["cvcompare", "report"] and rerun[rerun.index("-o") + 1] == "DIR"
+    assert rerun[rerun.index("--scale") + 1] == "percent"
+    assert rerun[rerun.index("--rho") + 1] == "0.0666666667"  # every digit given
+    assert rerun[rerun.index("--learners") + 1 :][:2] == ["knn", "rf"]
+    rerun[rerun.index("-o") + 1] = "second"
+    assert main(rerun[1:]) == 0
+    capsys.readouterr()
+    for name in ("report.md", "report.html"):
+        assert (tmp_path / "second" / name).read_bytes() == (tmp_path / "first" / name).read_bytes()
+
+
+def test_report_directory_is_replaced_whole_or_not_at_all(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "scores.csv"
+    _table().to_csv(path, index=False)
+    out = tmp_path / "rep"
+    common = ["--no-hierarchical", "--n-samples", str(N), "--quiet"]
+    assert main(["report", str(path), "-o", str(out), *common]) == 0
+    three = {f.name for f in (out / "figures").iterdir()}
+    assert any(name.startswith("svm-knn") for name in three)
+    # a report of two learners in the same directory: no figure of the earlier one is left
+    assert main(["report", str(path), "-o", str(out), "--learners", "rf", "svm", *common]) == 0
+    two = {f.name for f in (out / "figures").iterdir()}
+    assert two < three and not any(name.startswith("svm-knn") for name in two)
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "report.md"]
+    # a failure while writing, or while moving the new report in, leaves the earlier report
+    # as it was, and nothing else
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    page = build_report(compare_learners(_table(), hierarchical=False, n_samples=N))
+    broken = Report(
+        markdown=page.markdown,
+        html=page.html,
+        figures=page.figures | {"broken.png": None},
+        results=page.results,
+    )
+    with pytest.raises(TypeError):
+        broken.write(out)  # None is not bytes
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    real_replace = os.replace
+
+    def fail_on_markdown(src, dst):
+        if Path(src).parent.name == "new" and Path(src).name == "report.md":
+            raise OSError("disk full")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", fail_on_markdown)
+    with pytest.raises(OSError, match="disk full"):
+        page.write(out)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    # a figures directory that is not an earlier report's is refused, never deleted
+    for mine in (tmp_path / "mine", out):
+        (mine / "figures").mkdir(parents=True, exist_ok=True)
+        (mine / "figures" / "paper.pdf").write_bytes(b"%PDF")
+        with pytest.raises(ValueError, match="is not an earlier report's figures"):
+            page.write(mine)
+        assert (mine / "figures" / "paper.pdf").read_bytes() == b"%PDF"
+    # -o naming a file
+    capsys.readouterr()
+    assert main(["report", str(path), "-o", str(path), *common]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cvcompare: error: -o: ") and "is a file" in err
+
+
+def test_identical_learners_skip_only_the_hierarchical_model():
+    # a learner and a copy of it: every fold difference is 0, which leaves the hierarchical
+    # model without a scale; the pair's other tests still run, and the report says why
+    table = _table()
+    copy = table[table["learner"] == "rf"].assign(learner="rf2")
+    results = compare_learners(pd.concat([table, copy]), learners=["rf", "rf2"], n_samples=N)
+    (pair,) = results.pairs
+    assert (
+        pair.hierarchical is None and "constant within every data set" in pair.hierarchical_skipped
+    )
+    # ties only: theta = 1/2 but for the prior's pseudo-observation, which decides alone
+    assert pair.wilcoxon.pvalue == 1 and pair.idp.decision() == "indeterminate"
+    md = build_report(results).markdown
+    assert f"Hierarchical model: {pair.hierarchical_skipped}" in md
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")

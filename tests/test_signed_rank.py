@@ -3,6 +3,7 @@ the theorems of Benavoli et al. (2014) and an independent per-draw sampler."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -253,6 +254,58 @@ def test_theorem4_wf1_standard_normal_example():
             else "indeterminate"
         )
         assert post.decide(l0=1, l1=l1) == expected
+
+
+def _one_prior_decision(p: float, t: float) -> str:
+    """The two-sided decision under one prior whose P[theta > 1/2 | data] is p."""
+    return "right" if p > t else "left" if 1 - p > t else "none"
+
+
+@given(
+    st.floats(0, 1),
+    st.floats(0, 1),
+    st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99]),
+)
+@settings(max_examples=300, deadline=None)
+def test_idp_two_sided_decision_is_the_one_every_prior_makes(a, b, t):
+    # brute force: the decision of the set is the one every prior between the lower and
+    # upper probabilities makes (a fine grid and both ends), "indeterminate" if they differ
+    lower, upper = min(a, b), max(a, b)
+    post = dataclasses.replace(_IDP_POST, lower_prob=lower, upper_prob=upper)
+    grid = np.r_[lower, np.linspace(lower, upper, 2001), upper, 1 - t, t]
+    grid = grid[(grid >= lower) & (grid <= upper)]
+    each = {_one_prior_decision(p, t) for p in grid}
+    assert post.decision(t) == (each.pop() if len(each) == 1 else "indeterminate")
+
+
+def test_idp_two_sided_decision_cases_and_mirror():
+    cases = {
+        (0.97, 0.99): "right",
+        (0.01, 0.03): "left",
+        (0.197, 0.281): "none",  # neither probable enough under any prior
+        (0.94, 0.97): "indeterminate",
+        (0.03, 0.07): "indeterminate",
+        (0.95, 0.96): "indeterminate",  # P = 0.95 is not above 0.95
+        (0.04, 0.05): "indeterminate",  # nor is 1 - 0.05 (Monte Carlo shares hit it exactly)
+        (0.05, 0.3): "none",
+    }
+    for (lower, upper), expected in cases.items():
+        post = dataclasses.replace(_IDP_POST, lower_prob=lower, upper_prob=upper)
+        assert post.decision(0.95) == expected, (lower, upper)
+    for bad in (0.49, 1.0, 0.0, float("nan")):
+        with pytest.raises(ValueError, match="threshold: expected a number in"):
+            _IDP_POST.decision(bad)
+    # swapping the learners (negating the differences) mirrors the decision
+    z = _normal_sample(20, "W-F1") / 10
+    mirror = {"right": "left", "left": "right", "none": "none", "indeterminate": "indeterminate"}
+    for shift in (0.08, 0.0, -0.08):
+        ahead = idp_signed_rank(z + shift, n_samples=20_000, rng=3)
+        behind = idp_signed_rank(-(z + shift), n_samples=20_000, rng=4)
+        assert behind.decision() == mirror[ahead.decision()]
+    assert idp_signed_rank(z + 0.08, n_samples=20_000, rng=3).decision() == "right"
+
+
+_IDP_POST = idp_signed_rank(np.linspace(-1, 1, 9) / 10 + 0.01, n_samples=100, rng=0)
 
 
 def test_rng_contract_and_chunking_invariance(monkeypatch):

@@ -195,6 +195,15 @@ def check_probability(
     return val
 
 
+def check_two_sided_threshold(t: object, name: str = "threshold") -> float:
+    """Check a decision probability in [0.5, 1): one above which either of two learners can
+    be declared better, but never both."""
+    val = check_real(t, name, "a number in [0.5, 1)")
+    if not 0.5 <= val < 1:
+        raise ValueError(f"{name}: expected a number in [0.5, 1), got {val}")
+    return val
+
+
 def check_int(v: object, name: str, *, minimum: int | None = None) -> int:
     """Check an integer argument (not a bool, not a float) and an optional minimum."""
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):

@@ -12,7 +12,10 @@ extension, the block format of baycomp's accuracies.txt (percentages).
 Differences are always first learner minus second (A - B), oriented so that a positive
 difference favours the first learner (with --lower-is-better the scores are losses and the
 difference is B - A in the raw scores). "right" means that the first learner is better,
-"rope" that the two are practically equivalent, "left" that the second is better. --rho
+"rope" that the two are practically equivalent, "left" that the second is better. A
+Bayesian test decides when one of them has a posterior probability above 0.95; the IDP test
+decides for a learner (a or b) only where every prior of its set does so, says "none" where
+no prior does and "indeterminate" where the priors disagree. --rho
 defaults to 0.1 (10-fold cross-validation) and must be given when the number of fold results
 per data set is not a multiple of 10. Bad input ends the program with a one-line message
 naming the option or column and exit status 2.
@@ -29,6 +32,8 @@ import argparse
 import itertools
 import json
 import math
+import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -64,8 +69,11 @@ TESTS = (
     "bayes-sign",
     "idp-signed-rank",
 )
-#: Tests run only when asked for by name (not by ``--test all``): they take minutes.
+#: Tests run only when asked for by name (not by ``--test all``): Stan, whose first use on a
+#: machine builds the model (minutes), then about a second per pair.
 SLOW_TESTS = ("hierarchical",)
+#: Posterior probability above which the Bayesian tests decide (Benavoli et al. 2017).
+_THRESHOLD = 0.95
 
 
 class _ArgumentError(Exception):
@@ -91,13 +99,20 @@ def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -
         try:
             return read_csv_scores(path, scale=scale)
         except ValueError as exc:
-            raise _ArgumentError(f"FILE: {exc} (option --scale)") from None
+            raise _ArgumentError(f"FILE: {_user_names(str(exc))}") from None
     if scale == "raw":
         raise _ArgumentError("--scale raw: the block format holds accuracies in percent")
-    with warnings.catch_warnings():
-        # the choice is the user's --duplicates option, stated in --help
-        warnings.simplefilter("ignore", UserWarning)
-        return read_accuracies(path, duplicates=duplicates, as_fraction=as_fraction)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        table = read_accuracies(path, duplicates=duplicates, as_fraction=as_fraction)
+    for warning in caught:  # the reader's notes (a repeated data set dropped) in its words
+        if issubclass(warning.category, UserWarning):
+            print(f"cvcompare: note: {_user_names(str(warning.message))}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    return table
 
 
 def _learners(table: pd.DataFrame) -> list[str]:
@@ -124,7 +139,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         rho=args.rho,
         rope=args.rope,
         alpha=args.alpha,
-        threshold=0.95,
+        threshold=_THRESHOLD,
         seed=args.seed,
         n_samples=args.n_samples,
         scale=_scale(args),
@@ -201,6 +216,11 @@ def _rows_bayes(res, datasets, args) -> list[Row]:
     ]
 
 
+#: The IDP test's decisions in the command line's words: the first learner (a), the second
+#: (b), neither, or a decision that depends on the prior.
+_IDP_VERDICT = {"right": "a", "left": "b", "none": "none", "indeterminate": "indeterminate"}
+
+
 def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
     dp, idp = res
     return [
@@ -208,8 +228,7 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
             "prob_a_better": dp.prob_greater,
             "lower_prob_a_better": idp.lower_prob,
             "upper_prob_a_better": idp.upper_prob,
-            # prefer_y / prefer_x of Benavoli et al. (2014): A / B, for equal losses
-            "decision": {"prefer_y": "a", "prefer_x": "b"}.get(idp.decide(), "indeterminate"),
+            "decision": _IDP_VERDICT[idp.decision(_THRESHOLD)],
         }
     ]
 
@@ -397,6 +416,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         hierarchical=not args.no_hierarchical,
         progress=not args.quiet and sys.stderr.isatty(),
         source=Path(args.file).name,
+        reading=("--scale", args.scale, "--duplicates", args.duplicates),
     )
     out = Path(args.output)
     build_report(results).write(out)
@@ -448,13 +468,14 @@ def _natural(text: str) -> int:
     return value
 
 
-def _positive_float(text: str) -> float:
+def _size(text: str) -> float:
+    """The size of a frequentist test: a number in (0, 0.5), as the library's tests take it."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 0.5), got {text!r}")
     return value
 
 
@@ -514,7 +535,7 @@ def _build_parser() -> _Parser:
         help="repeated identical data sets in the block format: drop (default), keep, error",
     )
     common.add_argument(
-        "--alpha", type=_positive_float, default=0.05, help="size of the frequentist tests (0.05)"
+        "--alpha", type=_size, default=0.05, help="size of the frequentist tests (0.05)"
     )
     common.add_argument(
         "--format", choices=("text", "json", "csv"), default="text", help="output format"
@@ -556,7 +577,8 @@ def _build_parser() -> _Parser:
         "--test",
         choices=(*TESTS, *SLOW_TESTS, "all"),
         default="all",
-        help="which test; 'all' runs every test but the hierarchical model (Stan, minutes)",
+        help="which test; 'all' runs every test but the hierarchical model (Stan: a one-time "
+        "build of minutes, then about a second per pair)",
     )
     cmp_.set_defaults(run=_compare)
 
@@ -578,7 +600,8 @@ def _build_parser() -> _Parser:
         "--output",
         required=True,
         metavar="DIR",
-        help="directory for report.html, report.md and figures/",
+        help="directory for report.html, report.md and figures/ (a report already there "
+        "is replaced)",
     )
     rep.add_argument(
         "--learners",
@@ -609,11 +632,20 @@ _USER_NAMES = {
     "table": "FILE",
     "scores": "FILE",
     "learners": "--learners",
+    "directory": "-o",
 }
 
 
+#: A library argument given a value in an error message (``scale='percent'``) whose option
+#: takes the same values (``--scale percent``).
+_OPTION_VALUE = re.compile(r"\b(scale|duplicates)='(\w+)'")
+
+
 def _user_names(message: str) -> str:
-    """Replace a library argument name leading an error message by the user's name for it."""
+    """The user's names in a library error message: a library argument name leading it
+    becomes the option or column it comes from, and ``scale='percent'`` the option
+    ``--scale percent``."""
+    message = _OPTION_VALUE.sub(r"--\1 \2", message)
     name, sep, rest = message.partition(": ")
     return f"{_USER_NAMES[name]}: {rest}" if sep and name in _USER_NAMES else message
 
@@ -629,7 +661,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status: 0 on success, 2 on bad input (with a one-line message on stderr).
+        Exit status: 0 on success, 2 on bad input (with a one-line message on stderr), 1 if
+        standard output was closed before everything was written (e.g. ``| head``).
     """
     parser = _build_parser()
     try:
@@ -643,5 +676,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = _user_names(message)
         print(f"cvcompare: error: {message}", file=sys.stderr)
         return 2
-    _write(rows, args.format)
+    try:
+        _write(rows, args.format)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped reading (e.g. ``| head``): no traceback, and none at exit when
+        # Python flushes stdout again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0

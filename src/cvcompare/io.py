@@ -222,9 +222,11 @@ def read_csv_scores(
     scores = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(scores)):
         bad = int(np.flatnonzero(~np.isfinite(scores))[0])
+        value = table["score"].iloc[bad]
+        value = value.item() if isinstance(value, np.generic) else value  # nan, not np.float64(nan)
         raise ValueError(
-            f"{path}: score must be a finite number in every row, got "
-            f"{table['score'].iloc[bad]!r} in data row {bad + 1}"
+            f"{path}: score must be a finite number in every row, got {value!r} in data row "
+            f"{bad + 1}"
         )
     table["learner"] = table["learner"].astype(str)
     table["dataset"] = table["dataset"].astype(str)

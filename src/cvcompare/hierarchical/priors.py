@@ -26,6 +26,7 @@ __all__ = [
     "FIXED_NU_GAMMA",
     "SIGMA_UPPER_FACTOR",
     "ScaledData",
+    "has_scale",
     "model_data",
     "scale_data",
     "stan_data",
@@ -74,6 +75,13 @@ class ScaledData:
         return np.sum((self.x - self.means[:, None]) ** 2, axis=1)
 
 
+def has_scale(x: np.ndarray) -> bool:
+    """Whether the model can be fitted to the fold differences ``x`` (data sets x folds):
+    the differences vary within at least one data set, so that the model's scale (the mean
+    per-data-set standard deviation, :func:`scale_data`) is positive."""
+    return bool(np.any(np.ptp(x, axis=1) > 0))
+
+
 def scale_data(x: np.ndarray, rope: tuple[float, float], gen: np.random.Generator) -> ScaledData:
     """Scale the differences and add noise to data sets with zero variance.
 
@@ -105,7 +113,7 @@ def scale_data(x: np.ndarray, rope: tuple[float, float], gen: np.random.Generato
     """
     constant = np.ptp(x, axis=1) == 0
     sds = np.where(constant, 0.0, x.std(axis=1, ddof=1))
-    if np.all(constant):
+    if not has_scale(x):
         raise ValueError(
             "x: every data set has zero variance (all its fold differences are equal); the "
             "model's scale, the mean per-data-set standard deviation, is then zero"

@@ -30,8 +30,15 @@ import pandas as pd
 from tqdm import tqdm
 
 from cvcompare import __version__
-from cvcompare._validation import check_choice, check_int, check_probability, check_scaled_rope
+from cvcompare._validation import (
+    check_choice,
+    check_int,
+    check_probability,
+    check_scaled_rope,
+    check_two_sided_threshold,
+)
 from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
+from cvcompare.hierarchical.priors import has_scale
 from cvcompare.io import fold_differences, mean_differences, mean_score_matrix
 from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
@@ -160,6 +167,9 @@ class PairResult:
         ``(CorrelatedTTestResult, CorrelatedTPosterior)`` for each data set.
     holm : dict of str to float
         Holm-adjusted p-values of the Wilcoxon and sign tests across all pairs.
+    hierarchical_skipped : str
+        Why the hierarchical model was not fitted to this pair although asked for (empty
+        otherwise).
     """
 
     first: str
@@ -177,20 +187,12 @@ class PairResult:
     idp: IDPSignedRankPosterior | None = None
     hierarchical: HierarchicalResult | None = None
     holm: dict[str, float] = field(default_factory=dict)
+    hierarchical_skipped: str = ""
 
     @property
     def q(self) -> int:
         """Number of data sets."""
         return len(self.datasets)
-
-    def main_posterior(self):
-        """The Bayesian result summarising the pair: hierarchical if fitted, else signed-rank
-        (else, on one data set, the Bayesian correlated t-test)."""
-        if self.hierarchical is not None:
-            return self.hierarchical
-        if self.bayes_signed_rank is not None:
-            return self.bayes_signed_rank
-        return self.ttests[0][1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,6 +211,10 @@ class ComparisonResults:
     settings : Settings
     source : str
         Where the scores came from (a file name), for the report's header.
+    reading : tuple of str
+        The command-line options with which ``source`` was read (``--scale``,
+        ``--duplicates``), repeated in the report's rerun command; empty when the table was
+        given directly.
     """
 
     learners: list[str]
@@ -219,6 +225,7 @@ class ComparisonResults:
     nemenyi: NemenyiResult | None
     settings: Settings
     source: str = ""
+    reading: tuple[str, ...] = ()
 
 
 def _learner_column(table: pd.DataFrame) -> str:
@@ -330,6 +337,7 @@ def compare_learners(
     draws: int = 1000,
     progress: bool | None = None,
     source: str = "",
+    reading: tuple[str, ...] = (),
 ) -> ComparisonResults:
     """Run every test of the package on two learners or on all pairs of several.
 
@@ -349,7 +357,7 @@ def compare_learners(
     alpha : float
         Size of the frequentist tests, in (0, 0.5).
     threshold : float
-        Posterior probability above which a Bayesian test decides.
+        Posterior probability above which a Bayesian test decides, in [0.5, 1).
     scale : {"fraction", "percent", "raw"}
         The scale of the table's scores: accuracies as fractions, or as percentages (the
         differences are divided by 100; the rope stays a fraction), or ``"raw"`` for any
@@ -370,6 +378,9 @@ def compare_learners(
         terminal).
     source : str
         Name of the input, written in the report.
+    reading : tuple of str
+        The command-line options with which ``source`` was read, for the report's rerun
+        command (the command line passes its ``--scale`` and ``--duplicates``).
 
     Returns
     -------
@@ -394,7 +405,7 @@ def compare_learners(
         rho=check_probability(rho, "rho", open_low=False),
         rope=check_scaled_rope(rope, scale),
         alpha=check_probability(alpha, "alpha"),
-        threshold=check_probability(threshold, "threshold"),
+        threshold=check_two_sided_threshold(threshold),
         seed=check_int(seed, "seed", minimum=0),
         n_samples=check_int(n_samples, "n_samples", minimum=1),
         scale=scale,
@@ -426,6 +437,7 @@ def compare_learners(
         nemenyi=nemenyi,
         settings=settings,
         source=source,
+        reading=tuple(reading),
     )
 
 
@@ -437,9 +449,20 @@ def _fit_hierarchical(
     for pair in tqdm(
         pairs, desc="hierarchical model", unit="pair", disable=not show, file=sys.stderr
     ):
+        if not has_scale(pair.x):
+            fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
+            continue
         fit = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
         fitted.append(replace(pair, hierarchical=fit))
     return fitted
+
+
+#: Why a pair whose fold differences are constant within every data set has no
+#: hierarchical fit (the other tests run as usual).
+_NO_SCALE = (
+    "not fitted: the fold differences are constant within every data set (identical "
+    "scores?), which leaves the model without a scale"
+)
 
 
 def _with_holm(pairs: list[PairResult]) -> list[PairResult]:

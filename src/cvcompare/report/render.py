@@ -16,8 +16,11 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 import shlex
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -60,15 +63,57 @@ class Report:
     results: ComparisonResults = field(repr=False)
 
     def write(self, directory) -> None:
-        """Write ``report.html``, ``report.md`` and ``figures/*.png`` into ``directory``."""
-        from pathlib import Path
+        """Write ``report.html``, ``report.md`` and ``figures/*.png`` into ``directory``.
 
+        The directory is created if needed. An earlier report there is replaced, its
+        ``figures`` directory with it, so that no figure of another comparison is left
+        beside the new ones; a ``figures`` directory that is not a report's (no report beside
+        it, or files other than PNG images in it) is refused, never deleted. The new files
+        are written to a temporary directory inside ``directory`` first; the earlier report
+        is moved aside, the new one moved in, and the earlier one put back if that fails, so
+        a failure leaves the earlier report as it was and no partial one.
+        """
         out = Path(directory)
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-        (out / "report.html").write_text(self.html, encoding="utf-8")
-        (out / "report.md").write_text(self.markdown, encoding="utf-8")
-        for name, png in self.figures.items():
-            (out / "figures" / name).write_bytes(png)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"directory: {out} is a file; expected a directory for the report")
+        out.mkdir(parents=True, exist_ok=True)
+        previous = [name for name in _REPORT_FILES if (out / name).exists()]
+        figures = out / "figures"
+        if figures.exists() and (
+            previous == ["figures"]
+            or not figures.is_dir()
+            or any(f.suffix != ".png" or not f.is_file() for f in figures.iterdir())
+        ):
+            raise ValueError(
+                f"directory: {figures} is not an earlier report's figures (expected a "
+                "directory without one, or with an earlier report); it is left as it is"
+            )
+        with tempfile.TemporaryDirectory(dir=out, prefix=".report-") as tmp:
+            staged, aside = Path(tmp) / "new", Path(tmp) / "old"
+            (staged / "figures").mkdir(parents=True)
+            aside.mkdir()
+            for name, png in self.figures.items():
+                (staged / "figures" / name).write_bytes(png)
+            (staged / "report.html").write_text(self.html, encoding="utf-8")
+            (staged / "report.md").write_text(self.markdown, encoding="utf-8")
+            moved_aside, moved_in = [], []
+            try:
+                for name in previous:
+                    os.replace(out / name, aside / name)
+                    moved_aside.append(name)
+                for name in _REPORT_FILES:
+                    os.replace(staged / name, out / name)
+                    moved_in.append(name)
+            except BaseException:
+                for name in moved_in:
+                    os.replace(out / name, staged / name)
+                for name in moved_aside:
+                    os.replace(aside / name, out / name)
+                raise
+
+
+#: What :meth:`Report.write` puts in its directory.
+_REPORT_FILES = ("figures", "report.html", "report.md")
 
 
 # ------------------------------------------------------------------------------------------
@@ -133,16 +178,26 @@ def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
     return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj})"
 
 
-def _idp_sentence(first: str, second: str, idp) -> str:
-    verdict = idp.decide()
+def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
+    verdict = idp.decision(threshold)
     bounds = (
         f"P({first} better than {second}): lower {idp.lower_prob:.3f}, upper {idp.upper_prob:.3f}"
     )
-    if verdict == "prefer_y":
-        return f"IDP signed-rank: {first} is preferred under every prior of the set ({bounds})"
-    if verdict == "prefer_x":
-        return f"IDP signed-rank: {second} is preferred under every prior of the set ({bounds})"
-    return f"IDP signed-rank: indeterminate, the decision depends on the prior ({bounds})"
+    if verdict in ("right", "left"):
+        better = first if verdict == "right" else second
+        return (
+            f"IDP signed-rank: {better} is better with probability above {threshold:g} under "
+            f"every prior of the set ({bounds})"
+        )
+    if verdict == "none":
+        return (
+            f"IDP signed-rank: neither is better with probability above {threshold:g} under "
+            f"any prior of the set ({bounds})"
+        )
+    return (
+        f"IDP signed-rank: indeterminate, whether one is better with probability above "
+        f"{threshold:g} depends on the prior ({bounds})"
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -221,8 +276,9 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
     figs.append(
         (
             f"{slug}-idp.png",
-            "IDP signed-rank test: lower and upper posteriors of "
-            "theta; the first learner is preferred when theta > 1/2 is probable under both.",
+            "IDP signed-rank test: lower and upper posteriors of theta; the first "
+            f"learner is declared better when P(theta > 1/2) exceeds {settings.threshold:g} "
+            f"under both, the second when it is below {1 - settings.threshold:g} under both.",
             _png(ax),
         )
     )
@@ -242,7 +298,10 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
             (
                 f"{slug}-hierarchical-density.png",
                 "Hierarchical model: posterior "
-                "predictive density of the difference on a new data set, rope shaded.",
+                "predictive density of the difference on a new data set, rope shaded. Its "
+                "masses left of, in and right of the rope are not the model's probabilities "
+                "in the text, which are the shares of posterior draws under which each region "
+                "is the most probable one.",
                 _png(ax),
             )
         )
@@ -267,14 +326,15 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
     return figs
 
 
-def _matrix(results: ComparisonResults, column: int) -> np.ndarray:
-    """Learners x learners matrix of one of (p_left, p_rope, p_right) of each pair's main
-    posterior, entry [i, j] for i first."""
+def _matrix(results: ComparisonResults, column: int, test: str) -> np.ndarray:
+    """Learners x learners matrix of one of (p_left, p_rope, p_right) of each pair's
+    posterior from ``test`` (an attribute of :class:`PairResult`), entry [i, j] for i
+    first."""
     k = len(results.learners)
     index = {n: i for i, n in enumerate(results.learners)}
     m = np.full((k, k), np.nan)
     for pair in results.pairs:
-        probs = pair.main_posterior().probs()
+        probs = getattr(pair, test).probs()
         i, j = index[pair.first], index[pair.second]
         m[i, j] = probs[column]
         m[j, i] = probs[2 - column]
@@ -317,6 +377,8 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
             "Hierarchical model (next data set): "
             + bayes_sentence(a, b, pair.hierarchical.probs(), rope, thr)
         )
+    elif pair.hierarchical_skipped:
+        lines.append(f"Hierarchical model: {pair.hierarchical_skipped}")
     if pair.bayes_signed_rank is not None:
         lines.append(
             "Bayesian signed-rank test: "
@@ -325,7 +387,7 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
         lines.append(
             "Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign.probs(), rope, thr)
         )
-        lines.append(_idp_sentence(a, b, pair.idp))
+        lines.append(_idp_sentence(a, b, pair.idp, thr))
         pb = pair.poisson
         if pb.decision:
             verdict = f"{a} is better"
@@ -386,7 +448,8 @@ def _summary_table(results: ComparisonResults):
     for p in results.pairs:
         if p.bayes_signed_rank is None:
             continue
-        idp = {"prefer_y": p.first, "prefer_x": p.second}.get(p.idp.decide(), "indeterminate")
+        verdict = p.idp.decision(thr)
+        idp = {"right": p.first, "left": p.second}.get(verdict, verdict)
         pb = p.first if p.poisson.decision else p.second if p.poisson.decision_negative else "none"
         rows.append(
             [
@@ -394,6 +457,8 @@ def _summary_table(results: ComparisonResults):
                 p.second,
                 _short(p.first, p.second, p.hierarchical.probs(), thr)
                 if p.hierarchical
+                else "not fitted"
+                if p.hierarchical_skipped
                 else "not run",
                 _short(p.first, p.second, p.bayes_signed_rank.probs(), thr),
                 _short(p.first, p.second, p.bayes_sign.probs(), thr),
@@ -415,17 +480,18 @@ def _rerun_command(results: ComparisonResults) -> str:
         "-o",
         "DIR",
         "--rho",
-        f"{s.rho:g}",
+        repr(float(s.rho)),
         "--rope",
-        f"{s.rope[1]:g}",
+        repr(float(s.rope[1])),
         "--alpha",
-        f"{s.alpha:g}",
+        repr(float(s.alpha)),
         "--seed",
         str(s.seed),
         "--n-samples",
         str(s.n_samples),
-        "--scale",
-        s.scale,
+        *(results.reading or ("--scale", s.scale)),
+        "--learners",
+        *results.learners,
     ]
     if not s.higher_is_better:
         args.append("--lower-is-better")
@@ -457,7 +523,10 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             "probabilities that the first learner is practically better (right: by more than "
             f"the rope, {_rope_text(s.rope)}), that the two are practically equivalent (rope), "
             "or that the second is practically better (left), and decides when one of them "
-            f"exceeds {s.threshold:g}. Frequentist tests are two-sided at {s.alpha:g}.",
+            f"exceeds {s.threshold:g}. For the hierarchical model these are, as in Corani et "
+            "al. (2017, Sec. 3.2), the posterior probabilities that each region is the most "
+            "probable one for the difference on a new data set. Frequentist tests are "
+            f"two-sided at {s.alpha:g}.",
         )
     )
     if results.nemenyi is not None:
@@ -514,16 +583,19 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             )
         )
     if k >= 3 and rows:
-        main = (
-            "hierarchical model" if results.pairs[0].hierarchical else "Bayesian signed-rank test"
-        )
+        # one test for every cell: the hierarchical model where every pair has a fit
+        fitted = all(p.hierarchical is not None for p in results.pairs)
+        test = "hierarchical" if fitted else "bayes_signed_rank"
+        main = "hierarchical model" if fitted else "Bayesian signed-rank test"
+        if results.settings.hierarchical and not fitted:
+            main += " (the hierarchical model was not fitted to every pair)"
         for column, name, what in (
             (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
             (1, "heatmap-rope.png", "P(practically equivalent)"),
         ):
             short = "P(row practically better)" if column == 2 else "P(practically equivalent)"
             ax = plot_pairwise_heatmap(
-                _matrix(results, column), results.learners, title=f"{short}\n{main}"
+                _matrix(results, column, test), results.learners, title=f"{short}\n{main}"
             )
             figures[name] = _png(ax)
             b.append(("fig", name, f"{what}, from the {main}."))

@@ -60,6 +60,7 @@ from cvcompare._validation import (
     check_positive,
     check_rope,
     check_scale,
+    check_two_sided_threshold,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._pair_sums import PairSums
@@ -93,6 +94,7 @@ _TIE_TOLERANCE = 1e-10
 
 Alternative = Literal["two-sided", "greater", "less"]
 LossDecision = Literal["prefer_y", "prefer_x", "indeterminate"]
+IDPDecision = Literal["right", "left", "none", "indeterminate"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -562,6 +564,37 @@ class IDPSignedRankPosterior:
             return "prefer_y"
         if self.upper_prob <= t:
             return "prefer_x"
+        return "indeterminate"
+
+    def decision(self, threshold: float = 0.95) -> IDPDecision:
+        """Two-sided decision, made only where every prior of the IDP set makes it.
+
+        Under one prior, with ``p = P[theta > 1/2 | data]``, the first learner (the
+        minuends of ``x``) is declared better when ``p > threshold``, the second when
+        ``1 - p = P[theta <= 1/2 | data] > threshold``, otherwise neither. Over the set,
+        where ``p`` ranges over ``[lower_prob, upper_prob]``, this gives ``"right"`` (the first
+        learner better) if ``lower_prob > threshold``, ``"left"`` (the second) if
+        ``1 - upper_prob > threshold``, ``"none"`` if no prior declares either, and
+        ``"indeterminate"`` if the priors disagree (Benavoli et al., 2014, Sec. 3). Unlike
+        :meth:`decide`, whose ``"prefer_x"`` only means that preferring the second learner
+        costs less under an asymmetric loss, both learners are treated alike.
+
+        Parameters
+        ----------
+        threshold : float
+            Probability in [0.5, 1) that a learner must be better with; 0.95 by default.
+
+        Returns
+        -------
+        {"right", "left", "none", "indeterminate"}
+        """
+        t = check_two_sided_threshold(threshold)
+        if self.lower_prob > t:
+            return "right"
+        if 1 - self.upper_prob > t:
+            return "left"
+        if self.upper_prob <= t and 1 - self.lower_prob <= t:
+            return "none"
         return "indeterminate"
 
 
