@@ -106,6 +106,19 @@ def test_idp_plot_histograms_are_the_draws_densities():
     assert half.get_xdata()[0] == 0.5
 
 
+@pytest.mark.parametrize("sign", [1, -1])
+def test_idp_legend_stands_clear_of_the_draws(sign):
+    # the legend lies on the side of 1/2 away from the bulk of the draws (data coordinates)
+    x = sign * np.array([0.02, 0.03, -0.01, 0.04, 0.01, 0.0, 0.02, 0.05, 0.01])
+    post = idp_signed_rank(x, rng=2, n_samples=3000)
+    ax = plot_idp(post.lower_draws, post.upper_draws, names=("A", "B"))
+    ax.figure.canvas.draw()
+    box = ax.get_legend().get_window_extent().transformed(ax.transData.inverted())
+    low, median, high = np.quantile(np.r_[post.lower_draws, post.upper_draws], [0.01, 0.5, 0.99])
+    assert (median < 0.5) == (sign < 0)
+    assert box.x0 > high if median < 0.5 else box.x1 < low
+
+
 def test_heatmap_holds_the_matrix():
     m = np.array([[np.nan, 0.9, 0.2], [0.05, np.nan, 0.5], [0.7, 0.3, np.nan]])
     ax = plot_pairwise_heatmap(m, ["a", "b", "c"], title="P")

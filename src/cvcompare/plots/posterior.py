@@ -340,7 +340,9 @@ def plot_idp(
     ax.set_ylabel("density")
     ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
     ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
-    ax.legend(loc="upper center", frameon=False, fontsize="small")
+    # the legend on the side of 1/2 away from most of the draws, clear of the histograms
+    side = "center right" if np.median(np.r_[lo, up]) < 0.5 else "center left"
+    ax.legend(loc=side, frameon=False, fontsize="small")
     if title:
         ax.set_title(title)
     return ax
