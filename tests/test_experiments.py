@@ -5,6 +5,7 @@ import copy
 import math
 import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -402,6 +403,18 @@ def test_a_process_killed_mid_write_leaves_no_output(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [".other.parquet.x.tmp", target.name]
 
 
+def test_atomic_output_has_the_permissions_of_any_new_file(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with atomic_path(tmp_path / "shared.csv") as tmp:
+            tmp.write_text("a\n1\n")
+        (tmp_path / "plain.csv").write_text("a\n1\n")
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE((tmp_path / "shared.csv").stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.csv").stat().st_mode) == 0o644
+
+
 def test_write_table_round_trips_and_checks_the_suffix(tmp_path):
     table = pd.DataFrame({"a": [1, 2], "b": pd.array([True, pd.NA], dtype="boolean")})
     write_table(table, tmp_path / "t.parquet")
@@ -483,6 +496,12 @@ def test_figures_draw_one_errorbar_series_per_line():
     assert len(x) == 2
     with pytest.raises(ValueError, match="no rows for metric 'power'"):
         FIGURES["figure_p_f2a"](agg.assign(metric="other"))
+    # a further test of the file's own gets a colour no other test has
+    sign = agg[agg["test"] == "poisson"].assign(test="sign")
+    ax = FIGURES["figure_p_f2a"](pd.concat([agg, sign]), title="t").axes[0]
+    colours = {c.get_label().split(",")[0]: c.lines[0].get_color() for c in ax.containers}
+    assert set(colours) == {"Poisson-binomial", "signed-rank", "sign"}
+    assert len(set(colours.values())) == 3
     rows = []
     for q in (10, 20):
         for metric, test in (

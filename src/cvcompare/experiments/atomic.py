@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,7 +28,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path that is renamed to ``path`` when the block succeeds.
 
     The temporary file lives in the directory of ``path`` (so the final rename does not
-    cross file systems) and is removed if the block raises. Temporary files that an
+    cross file systems), is created with the permissions the process's umask gives new
+    files, and is removed if the block raises. Temporary files that an
     earlier, killed writer of the same path left behind are removed first.
 
     Parameters
@@ -49,9 +50,10 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     final.parent.mkdir(parents=True, exist_ok=True)
     for stale in final.parent.glob(f".{glob.escape(final.name)}.*.tmp"):
         stale.unlink(missing_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    tmp = final.parent / f".{final.name}.{secrets.token_hex(8)}.tmp"
+    # created as any new file is, with the permissions the umask leaves (tempfile's are
+    # private to the owner, and would stay so once moved into place)
+    os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
     try:
         yield tmp
         os.replace(tmp, final)

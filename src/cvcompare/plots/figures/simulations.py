@@ -24,6 +24,8 @@ __all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a", "figure_
 _MARKERS = {"poisson": "s", "signed_rank": "o", "hierarchical": "D"}
 _COLORS = {"poisson": "tab:blue", "signed_rank": "tab:red"}
 _LABELS = {"poisson": "Poisson-binomial", "signed_rank": "signed-rank"}
+#: Colours of further tests, none of them one of :data:`_COLORS`.
+_OTHER_COLORS = ("tab:green", "tab:purple", "tab:brown", "tab:olive", "tab:cyan")
 
 
 @register_figure
@@ -62,6 +64,9 @@ def figure_p_f2b(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
 def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str) -> Figure:
     """Rejection rates of the tests against the grid column ``delta``, one panel per ``q``."""
     sel = select(aggregate, "power", ["delta", "m", "q"])
+    # a test of the experiment file's own (e.g. a sign test) gets a colour of its own
+    others = [t for t in sorted(sel["test"].unique()) if t not in _COLORS]
+    colors = _COLORS | dict(zip(others, _OTHER_COLORS * len(others), strict=False))
     qs = sorted(sel["q"].unique(), reverse=True)
     fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
     axes = fig.subplots(1, len(qs), squeeze=False, sharey=True)[0]
@@ -74,7 +79,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
                 g["value"],
                 yerr=2 * g["se"],
                 marker=_MARKERS.get(test, "^"),
-                color=_COLORS.get(test),
+                color=colors[test],
                 linestyle="--" if m == 1 else "-",
                 capsize=2,
                 markersize=4,
