@@ -60,7 +60,12 @@ SMALL = {
             "baseline": "signed_rank",
         },
     ],
-    "figure": {"function": "figure_p_f2a", "caption": "P-F2a.rst"},
+    "table": {
+        "rows": ["delta", "m"],
+        "columns": ["test"],
+        "metrics": ["power"],
+        "caption": "P-F2a.rst",
+    },
     "paper_numbers": [
         {
             "claim": "calibrated",
@@ -217,14 +222,36 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"metric 'power': test 'poisson' writes no column 'rejected'",
         ),
         (
-            lambda r: r["figure"].update(function="figure_x"),
+            lambda r: r.update(figure={"function": "figure_x", "caption": "P-F2a.rst"}),
             r"figure.function: unknown figure 'figure_x'",
         ),
         (
             lambda r: r["scenario"]["generator"].update(theta=0.8),
             r"generator: unknown key\(s\) \['theta'\]",
         ),
-        (lambda r: r.pop("figure"), r"expected a `figure`, a `table` or both"),
+        (lambda r: r.pop("table"), r"expected a `figure`, a `table` or both"),
+        # what the figure function reads: its metrics (with their tests) and grid axes
+        (
+            lambda r: r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),
+            r"figure.function: figure_p_f2a draws against the grid axes \['q'\], which `grid` "
+            r"does not have \(it has \['delta', 'm'\]\)",
+        ),
+        (
+            lambda r: (
+                r["metrics"][0].update(id="rejection"),
+                r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),
+            ),
+            r"figure_p_f2a draws the metric 'power', which `metrics` does not define \(it "
+            r"defines \['gap', 'rejection'\]\)",
+        ),
+        (
+            lambda r: (
+                r["metrics"][0].update(id="mean_p_rope", tests=["poisson"]),
+                r.update(figure={"function": "figure_h_f2", "caption": "P-F2a.rst"}),
+            ),
+            r"figure_h_f2 draws the metric 'mean_p_rope' of the test\(s\) \['hierarchical'\], "
+            r"which that metric does not list \(it lists \['poisson'\]\)",
+        ),
         (
             lambda r: r["metrics"].append({"id": "odds", "kind": "evidence", "column": "reject"}),
             r"metrics\[2\]: 'columns' is a required property",

@@ -132,7 +132,12 @@ SMALL_W = {
             "given": {"test": "idp", "column": "indeterminate"},
         },
     ],
-    "figure": {"function": "figure_w_f2", "caption": "W-F2.rst"},
+    "table": {
+        "rows": ["metric", "test", "delta"],
+        "columns": ["l1"],
+        "metrics": ["loss"],
+        "caption": "W-F2.rst",
+    },
 }
 
 

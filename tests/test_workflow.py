@@ -35,7 +35,7 @@ SMALL = {
         {"id": "signed_rank", "test": "wilcoxon", "settings": {"alternative": "greater"}},
     ],
     "metrics": [{"id": "power", "kind": "rate", "column": "reject"}],
-    "figure": {"function": "figure_p_f2a", "caption": "P-F2a.rst"},
+    "table": {"rows": ["delta"], "columns": ["test"], "metrics": ["power"], "caption": "P-F2a.rst"},
 }
 
 

@@ -549,13 +549,7 @@ class ExperimentSpec:
         if not self.figure and not self.table:
             fail("expected a `figure`, a `table` or both")
         if self.figure:
-            from cvcompare.plots.figures import FIGURES
-
-            if self.figure["function"] not in FIGURES:
-                fail(
-                    f"figure.function: unknown figure {self.figure['function']!r}; known: "
-                    f"{sorted(FIGURES)}"
-                )
+            self._check_figure(fail, metrics)
         if self.table:
             allowed = self._grid_names() | {"test", "metric"}
             for key in ("rows", "columns"):
@@ -565,6 +559,37 @@ class ExperimentSpec:
             for mid in self.table.get("metrics", []):
                 if mid not in metrics:
                     fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
+
+    def _check_figure(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
+        """The figure function exists, and the metrics (with their tests) and grid axes it
+        declares it reads are the experiment's."""
+        from cvcompare.plots.figures import FIGURES, READS
+
+        name = self.figure["function"]
+        if name not in FIGURES:
+            fail(f"figure.function: unknown figure {name!r}; known: {sorted(FIGURES)}")
+        reads = READS.get(name)
+        if reads is None:
+            return
+        for metric, tests in reads.metrics.items():
+            if metric not in metrics:
+                fail(
+                    f"figure.function: {name} draws the metric {metric!r}, which `metrics` "
+                    f"does not define (it defines {sorted(metrics)})"
+                )
+            missing = [t for t in tests if t not in metrics[metric]]
+            if missing:
+                fail(
+                    f"figure.function: {name} draws the metric {metric!r} of the test(s) "
+                    f"{missing}, which that metric does not list (it lists "
+                    f"{sorted(metrics[metric])})"
+                )
+        axes = [a for a in reads.axes if a not in self._grid_names()]
+        if axes:
+            fail(
+                f"figure.function: {name} draws against the grid axes {axes}, which `grid` "
+                f"does not have (it has {sorted(self._grid_names())})"
+            )
 
     def _check_claims(
         self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]

@@ -8,10 +8,10 @@ found without editing this file.
 import importlib
 import pkgutil
 
-from cvcompare.plots.figures._registry import FIGURES, register_figure, select
+from cvcompare.plots.figures._registry import FIGURES, READS, FigureReads, register_figure, select
 
 for _module in pkgutil.iter_modules(__path__):
     if not _module.name.startswith("_"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["FIGURES", "register_figure", "select"]
+__all__ = ["FIGURES", "READS", "FigureReads", "register_figure", "select"]

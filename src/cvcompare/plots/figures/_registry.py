@@ -6,30 +6,79 @@ table of an experiment (:func:`cvcompare.experiments.metrics.aggregate` or
 ``test``, ``metric``, ``value``, ``se``, ``n``, ``uncertainty``) and, for an analysis, its
 figure data; it computes no statistics. It returns a :class:`matplotlib.figure.Figure` (no
 global pyplot state). Functions register themselves with :func:`register_figure`; an
-experiment file names one in ``figure.function``.
+experiment file names one in ``figure.function``. A function drawn from a simulation's
+aggregate table declares what it reads (:class:`FigureReads`), so that loading an
+experiment file checks that its metrics and grid provide it before any job runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-__all__ = ["FIGURES", "errorbar_2se", "register_figure", "select"]
+__all__ = [
+    "FIGURES",
+    "READS",
+    "FigureReads",
+    "errorbar_2se",
+    "register_figure",
+    "select",
+    "series_reads",
+]
 
 FigureFunction = Callable[..., Figure]
 FIGURES: dict[str, FigureFunction] = {}
 
 
-def register_figure(fn: FigureFunction) -> FigureFunction:
-    """Register a figure function under its own name (a decorator)."""
-    if fn.__name__ in FIGURES:
-        raise ValueError(f"figure {fn.__name__!r} is registered twice")
-    FIGURES[fn.__name__] = fn
-    return fn
+@dataclass(frozen=True)
+class FigureReads:
+    """What a figure function reads from a simulation's aggregate table.
+
+    Attributes
+    ----------
+    metrics : mapping of str to tuple of str
+        The metric ids it draws, each with the tests it draws of it (empty: whichever tests
+        the metric covers).
+    axes : tuple of str
+        The grid axes it draws against or splits by.
+    """
+
+    metrics: Mapping[str, tuple[str, ...]]
+    axes: tuple[str, ...] = ()
+
+
+#: What each figure function that declares it reads, by function name.
+READS: dict[str, FigureReads] = {}
+
+
+def register_figure(
+    fn: FigureFunction | None = None, *, reads: FigureReads | None = None
+) -> FigureFunction | Callable[[FigureFunction], FigureFunction]:
+    """Register a figure function under its own name (a decorator, bare or with ``reads``:
+    what it reads from the aggregate table)."""
+
+    def add(f: FigureFunction) -> FigureFunction:
+        if f.__name__ in FIGURES:
+            raise ValueError(f"figure {f.__name__!r} is registered twice")
+        FIGURES[f.__name__] = f
+        if reads is not None:
+            READS[f.__name__] = reads
+        return f
+
+    return add if fn is None else add(fn)
+
+
+def series_reads(series: Sequence[tuple[Any, ...]], axes: Sequence[str]) -> FigureReads:
+    """:class:`FigureReads` of curves given as ``(metric, test, ...)`` tuples."""
+    metrics: dict[str, tuple[str, ...]] = {}
+    for metric, test, *_ in series:
+        metrics[metric] = (*metrics.get(metric, ()), test)
+    return FigureReads(metrics, tuple(axes))
 
 
 def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFrame:

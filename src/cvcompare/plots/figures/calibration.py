@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import FigureReads, register_figure, select
 
 __all__ = ["figure_p_naive"]
 
@@ -23,7 +23,7 @@ _STYLE = {
 _AT_RHO, _AT_M = 0.1, 10
 
 
-@register_figure
+@register_figure(reads=FigureReads({"type1": ()}, ("m", "rho")))
 def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Type I error of the naive and the correlated t-test against m and against rho.
 

@@ -11,12 +11,19 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import register_figure, select, series_reads
 
 __all__ = ["figure_p_f1"]
 
 
-@register_figure
+#: (metric, test, horizontal axis label) of each row of panels of P-F1.
+_ROWS = [
+    ("pvalue_distribution", "signed_rank", "Wilcoxon signed-rank p-value"),
+    ("distribution", "poisson", "Poisson test: P(X > q/2)"),
+]
+
+
+@register_figure(reads=series_reads(_ROWS, ["case", "rho"]))
 def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Distributions of the Wilcoxon p-value and of the Poisson test's P(X > q/2) (P-F1).
 
@@ -37,10 +44,7 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         drawn as bars, any other as outlines; error bars are two Monte Carlo standard
         errors of the share of runs in each bin.
     """
-    rows = [
-        ("pvalue_distribution", "signed_rank", "Wilcoxon signed-rank p-value"),
-        ("distribution", "poisson", "Poisson test: P(X > q/2)"),
-    ]
+    rows = _ROWS
     cases = sorted(select(aggregate, rows[0][0], ["case", "rho", "bin_low"])["case"].unique())
     fig = Figure(figsize=(4.2 * len(cases), 6.4), layout="constrained")
     axes = fig.subplots(len(rows), len(cases), squeeze=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import FigureReads, register_figure, select
 
 __all__ = ["figure_h_f6"]
 
@@ -31,7 +31,15 @@ def _value(aggregate: pd.DataFrame, metric: str) -> pd.Series:
     return sel.iloc[0]
 
 
-@register_figure
+@register_figure(
+    reads=FigureReads(
+        {
+            name: ()
+            for _, prefix in _ESTIMATORS
+            for name in (prefix, *(f"{prefix}_{q}" for q in _QUANTILES.values()))
+        }
+    )
+)
 def figure_h_f6(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Boxplots of the MSE of the MLE and of the shrinkage estimates (H-F6).
 

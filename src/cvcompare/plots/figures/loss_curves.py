@@ -13,7 +13,7 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select
+from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select, series_reads
 
 __all__ = ["figure_w_f2"]
 
@@ -26,7 +26,7 @@ _SERIES = (
 )
 
 
-@register_figure
+@register_figure(reads=series_reads(_SERIES, ["delta", "l1"]))
 def figure_w_f2(
     aggregate: pd.DataFrame, *, title: str | None = None, losses: tuple[int, ...] = (4, 19)
 ) -> Figure:

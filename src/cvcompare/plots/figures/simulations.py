@@ -17,7 +17,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select
+from cvcompare.plots.figures._registry import (
+    FigureReads,
+    errorbar_2se,
+    register_figure,
+    select,
+    series_reads,
+)
 
 __all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a", "figure_p_f2b"]
 
@@ -28,7 +34,11 @@ _LABELS = {"poisson": "Poisson-binomial", "signed_rank": "signed-rank"}
 _OTHER_COLORS = ("tab:green", "tab:purple", "tab:brown", "tab:olive", "tab:cyan")
 
 
-@register_figure
+#: What the power figures P-F2a and P-F2b read.
+_POWER_READS = FigureReads({"power": ()}, ("delta", "m", "q"))
+
+
+@register_figure(reads=_POWER_READS)
 def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Power and type I error against a fixed difference of accuracy (P-F2a).
 
@@ -51,7 +61,7 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
     return _power_against_delta(aggregate, title, r"$\delta_{acc}$")
 
 
-@register_figure
+@register_figure(reads=_POWER_READS)
 def figure_p_f2b(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Power and type I error against the Cauchy's median (and scale) of delta_acc (P-F2b).
 
@@ -148,7 +158,7 @@ _Q_LABEL = "number of data sets q"
 _SIGNED_RANK = ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--")
 
 
-@register_figure
+@register_figure(reads=series_reads([*_EQUIVALENCE_SERIES, _SIGNED_RANK], ["q"]))
 def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Equivalent classifiers: the hierarchical model and the signed-rank test vs q (H-F2).
 
@@ -176,7 +186,7 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     )
 
 
-@register_figure
+@register_figure(reads=series_reads([*_EQUIVALENCE_SERIES, _SIGNED_RANK], ["q"]))
 def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Practically equivalent classifiers: signed-rank and hierarchical model vs q (H-F3).
 
@@ -215,7 +225,15 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     return fig
 
 
-@register_figure
+#: The curves of H-F5.
+_POWER_SERIES = [
+    ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--"),
+    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-"),
+    ("power_right_next", "hierarchical", "hierarchical, next data set p(right) > 0.95", "v", "-."),
+]
+
+
+@register_figure(reads=series_reads(_POWER_SERIES, ["delta0"]))
 def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Practically different classifiers: power against delta0 at q = 50 (H-F5).
 
@@ -236,21 +254,10 @@ def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         data set) against the median ``delta0`` of the Cauchy, as in Corani et al. (2017),
         Fig. 5; error bars are two Monte Carlo standard errors.
     """
-    series = [
-        ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--"),
-        ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-"),
-        (
-            "power_right_next",
-            "hierarchical",
-            "hierarchical, next data set p(right) > 0.95",
-            "v",
-            "-.",
-        ),
-    ]
     return _one_panel(
         aggregate,
         "delta0",
-        series,
+        _POWER_SERIES,
         xlabel=r"median difference of accuracy $\delta_0$",
         ylabel="power",
         title=title,
