@@ -113,9 +113,14 @@ def both_data(x: np.ndarray) -> tuple[dict, dict, float]:
     return authors, package, scaled.scale
 
 
+#: The top-level parameters compared between the two programs.
+TOP = ("delta0", "sigma0", "nu")
+
+
 def top_level(draws: dict[str, np.ndarray], chains: int) -> dict[str, np.ndarray]:
-    """The (chains, draws) arrays of delta0, sigma0 and nu from either program's draws (the
-    authors' runner output or the package's result fields)."""
+    """The (chains, draws) arrays of :data:`TOP` from either program's draws (the authors'
+    runner output, on the scaled data and with ``nu_minus_one``, or the package's result
+    fields)."""
     nu = draws["nu"] if "nu" in draws else draws["nu_minus_one"] + 1
     top = {"delta0": draws["delta0"], "sigma0": draws["sigma0"], "nu": nu}
     return {k: np.asarray(v).reshape(chains, -1) for k, v in top.items()}
@@ -123,8 +128,9 @@ def top_level(draws: dict[str, np.ndarray], chains: int) -> dict[str, np.ndarray
 
 def least_ess(top: dict[str, np.ndarray]) -> tuple[float, str]:
     """The smallest bulk effective sample size among the top-level parameters, and which."""
-    name = min(top, key=lambda k: ess_bulk(top[k]))
-    return ess_bulk(top[name]), name
+    ess = {k: ess_bulk(v) for k, v in top.items()}
+    name = min(ess, key=ess.__getitem__)
+    return ess[name], name
 
 
 def compare(name: str, a: np.ndarray, b: np.ndarray) -> str:
@@ -188,9 +194,10 @@ def main() -> None:
     print(f"  authors' model:   median wall {authors_wall:.1f} s "
           f"(all: {', '.join(f'{w:.1f}' for w in authors_walls)}), median CPU "
           f"{authors_cpu:.1f} s (all: {', '.join(f'{c:.1f}' for c in authors_cpus)})")  # fmt: skip
-    for out in outputs:
-        top = {k: out.draws[k] for k in ("delta0", "sigma0")}
-        top["nu"] = out.draws["nu_minus_one"] + 1
+    chains = NUTS["chains"]
+    authors_top = [top_level(out.draws, chains) for out in outputs]
+    fast_top = [top_level({k: getattr(r, k) for k in TOP}, chains) for r in results]
+    for out, top in zip(outputs, authors_top, strict=True):
         diag = HierarchicalDiagnostics.from_draws(
             top, divergent=out.divergent, treedepth=out.treedepth,
             max_treedepth=out.max_treedepth, energy=out.energy,
@@ -220,12 +227,8 @@ def main() -> None:
               f"CPU {ad_cpu / hw_cpu:.2f}x; authors' / autodiff: wall "
               f"{authors_wall / ad_wall:.0f}x, CPU {authors_cpu / ad_cpu:.0f}x")  # fmt: skip
     # efficiency: the smallest bulk ESS of delta0, sigma0 and nu, per CPU second of its run
-    chains = NUTS["chains"]
-    authors_ess = [least_ess(top_level(out.draws, chains)) for out in outputs]
-    fast_ess = [
-        least_ess(top_level({k: getattr(r, k) for k in ("delta0", "sigma0", "nu")}, chains))
-        for r in results
-    ]
+    authors_ess = [least_ess(top) for top in authors_top]
+    fast_ess = [least_ess(top) for top in fast_top]
     authors_rates = [e / c for (e, _), c in zip(authors_ess, authors_cpus, strict=True)]
     fast_rates = [e / c for (e, _), c in zip(fast_ess, fast_cpus, strict=True)]
     authors_rate, fast_rate = statistics.median(authors_rates), statistics.median(fast_rates)
@@ -235,12 +238,8 @@ def main() -> None:
     print(f"  that ESS per CPU second (medians): authors' {authors_rate:.1f}, package's "
           f"{fast_rate:.0f}, ratio {fast_rate / authors_rate:.0f}x")  # fmt: skip
     # same posterior: the last runs of each, on the original scale
-    out, res = outputs[-1], results[-1]
-    pairs = {
-        "delta0": (scale * out.draws["delta0"], res.delta0.reshape(chains, -1)),
-        "sigma0": (scale * out.draws["sigma0"], res.sigma0.reshape(chains, -1)),
-        "nu": (out.draws["nu_minus_one"] + 1, res.nu.reshape(chains, -1)),
-    }
+    authors, fast = authors_top[-1], fast_top[-1]
+    pairs = {k: (authors[k] * (1 if k == "nu" else scale), fast[k]) for k in TOP}
     print("  posterior means, authors' vs package's: "
           + "; ".join(compare(k, a, b) for k, (a, b) in pairs.items()))  # fmt: skip
 

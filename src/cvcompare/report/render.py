@@ -587,8 +587,9 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
         fitted = all(p.hierarchical is not None for p in results.pairs)
         test = "hierarchical" if fitted else "bayes_signed_rank"
         main = "hierarchical model" if fitted else "Bayesian signed-rank test"
+        why = ""
         if results.settings.hierarchical and not fitted:
-            main += " (the hierarchical model was not fitted to every pair)"
+            why = " (the hierarchical model was not fitted to every pair)"
         for column, name, what in (
             (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
             (1, "heatmap-rope.png", "P(practically equivalent)"),
@@ -598,7 +599,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 _matrix(results, column, test), results.learners, title=f"{short}\n{main}"
             )
             figures[name] = _png(ax)
-            b.append(("fig", name, f"{what}, from the {main}."))
+            b.append(("fig", name, f"{what}, from the {main}{why}."))
     for pair in results.pairs:
         b.append(("h", 2, f"{pair.first} vs {pair.second}"))
         b.append(("list", _pair_lines(pair, s)))

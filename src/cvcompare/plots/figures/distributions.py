@@ -44,12 +44,11 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         drawn as bars, any other as outlines; error bars are two Monte Carlo standard
         errors of the share of runs in each bin.
     """
-    rows = _ROWS
-    cases = sorted(select(aggregate, rows[0][0], ["case", "rho", "bin_low"])["case"].unique())
+    cases = sorted(select(aggregate, _ROWS[0][0], ["case", "rho", "bin_low"])["case"].unique())
     fig = Figure(figsize=(4.2 * len(cases), 6.4), layout="constrained")
-    axes = fig.subplots(len(rows), len(cases), squeeze=False)
+    axes = fig.subplots(len(_ROWS), len(cases), squeeze=False)
     letters = iter("abcdefgh")
-    for r, (metric, test, xlabel) in enumerate(rows):
+    for r, (metric, test, xlabel) in enumerate(_ROWS):
         sel = select(aggregate, metric, ["case", "rho", "bin_low", "bin_high"])
         sel = sel[sel["test"] == test]
         rhos = sorted(sel["rho"].unique())

@@ -13,6 +13,8 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 
 from __future__ import annotations
 
+import itertools
+
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -73,10 +75,10 @@ def figure_p_f2b(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
 
 def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str) -> Figure:
     """Rejection rates of the tests against the grid column ``delta``, one panel per ``q``."""
-    sel = select(aggregate, "power", ["delta", "m", "q"])
+    sel = select(aggregate, "power", _POWER_READS.axes)
     # a test of the experiment file's own (e.g. a sign test) gets a colour of its own
     others = [t for t in sorted(sel["test"].unique()) if t not in _COLORS]
-    colors = _COLORS | dict(zip(others, _OTHER_COLORS * len(others), strict=False))
+    colors = _COLORS | dict(zip(others, itertools.cycle(_OTHER_COLORS)))
     qs = sorted(sel["q"].unique(), reverse=True)
     fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
     axes = fig.subplots(1, len(qs), squeeze=False, sharey=True)[0]
