@@ -166,7 +166,10 @@ def test_declared_table_pivots_in_grid_and_metric_order():
     md = table_markdown(long, {**spec.table, "digits": 2}, spec.title)
     lines = md.splitlines()
     assert lines[0] == "# Gamma priors"
-    assert lines[2] == "| prior | 10.0, mean | 10.0, p_below | 30.0, mean | 30.0, p_below |"
+    assert lines[2] == (
+        "| prior | below = 10.0, mean | below = 10.0, p_below | below = 30.0, mean "
+        "| below = 30.0, p_below |"
+    )
     p = stats.gamma(2.0, scale=10.0).cdf(10.0)
     assert (
         lines[4] == f"| a | 20.00 | {p:.2f} | 20.00 | {stats.gamma(2.0, scale=10.0).cdf(30):.2f} |"

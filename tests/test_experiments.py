@@ -2,6 +2,7 @@
 comparison table and the figures."""
 
 import copy
+import io
 import math
 import os
 import signal
@@ -471,6 +472,41 @@ def _fake_aggregate(spec):
                 }
             )
     return pd.DataFrame(rows)
+
+
+def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_ids():
+    from cvcompare.experiments.tables import pivot_table, table_key, table_markdown
+
+    raw = copy.deepcopy(SMALL)
+    raw["metrics"][0]["description"] = "rejection rate"
+    raw["table"] = {**raw["table"], "rows": ["delta"], "columns": ["m", "test"]}
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    # read back as the workflow reads it: delta a float column beside the integer m
+    agg = pd.read_csv(io.StringIO(agg.to_csv(index=False)))
+    assert agg["m"].dtype.kind == "i" and agg["delta"].dtype.kind == "f"
+    long = pivot_table(agg, spec.table, {a.name: a.values for a in spec.grid})
+    lines = table_markdown(long, spec.table, spec.title, table_key(spec)).splitlines()
+    assert lines[2] == (
+        "| delta | m = 1, poisson | m = 1, signed_rank | m = 2, poisson | m = 2, signed_rank |"
+    )
+    assert lines[4] == "| 0.0 | 0.010 ± 0.010 | 0.200 ± 0.020 | 0.020 ± 0.010 | 0.200 ± 0.020 |"
+    key = lines[lines.index("Tests:") :]
+    assert key == [
+        "Tests:",
+        "- `poisson`: Poisson-binomial test (alpha = 0.05)",
+        "- `signed_rank`: Wilcoxon signed-rank test (alternative = greater)",
+        "",
+        "Metrics:",
+        "- `power`: rejection rate",
+    ]
+    # with rows over both axes, m stays an integer beside the float delta
+    spec2 = {"rows": ["delta", "m"], "columns": ["test"], "metrics": ["power"]}
+    md = table_markdown(pivot_table(agg, spec2), spec2, "t", table_key(spec))
+    assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
+    # ids without a meaning (no key, or a metric without a description) are not listed
+    assert "Tests:" not in table_markdown(long, spec.table, "t")
+    assert "Metrics:" not in table_markdown(long, spec.table, "t", table_key(spec_of()))
 
 
 def test_comparison_averages_over_listed_points_with_independent_errors():

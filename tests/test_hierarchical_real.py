@@ -257,7 +257,7 @@ def test_the_tables_have_one_row_per_pair(eid, n_columns):
     if eid == "H-T6":
         assert "signed_rank, pvalue" in md and "hierarchical, p_rope" in md
     else:
-        assert "gamma, p_rope" in md and "hyper, diagnostics_ok" in md
+        assert "nu_prior = gamma, p_rope" in md and "nu_prior = hyper, diagnostics_ok" in md
     table = comparison_table([s], {eid: fake_aggregate(s)})
     assert len(table) == len(s.paper_numbers)
     assert table.loc[table["test"] == "hierarchical", "diagnostics_ok"].eq(0.5).all()

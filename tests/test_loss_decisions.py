@@ -304,4 +304,5 @@ def test_w_f2_runs_end_to_end_at_smoke_fidelity(tmp_path):
     fig = FIGURES["figure_w_f2"](agg, title=spec.title)
     assert len(fig.axes) == 1 and len(fig.axes[0].containers) == 4  # l1 = 19 only at smoke
     long = pivot_table(agg, spec.table, {"delta": spec.grid[0].values, "l1": spec.grid[1].values})
-    assert "| metric | test | delta | 1 | 19 |" in table_markdown(long, spec.table, spec.title)
+    header = "| metric | test | delta | l1 = 1 | l1 = 19 |"
+    assert header in table_markdown(long, spec.table, spec.title)

@@ -133,6 +133,24 @@ def test_report_states_settings_and_orientation(small):
     assert "Bayesian correlated t-test per data set (probability > 0.95): rf practically" in md
 
 
+def test_per_data_set_table_orders_the_regions_as_the_decisions_table(small):
+    from cvcompare.stats import bayesian_correlated_ttest
+
+    table, results, page = small
+    pair = results.pairs[1]  # rf vs knn: rf better by 0.05 on every data set
+    md = page.markdown
+    section = md[md.index(f"## {pair.first} vs {pair.second}") :]
+    header = "| p (two-sided) | P(rf better) | P(equivalent) | P(knn better) |"
+    assert f"| data set | mean difference {header}" in section
+    x, datasets = fold_differences(table, pair.first, pair.second)
+    for name, folds in zip(datasets, x, strict=True):
+        post = bayesian_correlated_ttest(folds, rho=0.1, rope=(-0.01, 0.01))
+        probs = f"| {post.p_right:.3f} | {post.p_rope:.3f} | {post.p_left:.3f} |"
+        row = next(line for line in section.splitlines() if line.startswith(f"| {name} |"))
+        assert row.endswith(probs)
+        assert post.p_right > 0.95  # the first learner's column holds its large probability
+
+
 def test_html_is_self_contained(small):
     _, _, page = small
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.html)

@@ -369,7 +369,21 @@ def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):
     work = workdir_with_config(tmp_path)
     proc = snakemake(work, "-n", "--config", "fidelity=fast", check=False)
     assert proc.returncode != 0
-    assert "fidelity: 'fast' is not one of ['smoke', 'quick', 'paper']" in proc.stdout + proc.stderr
+    out = proc.stdout + proc.stderr
+    assert "fidelity: 'fast' is not one of ['smoke', 'quick', 'paper']" in out
+    assert 'File "' not in out  # the message alone, no traceback
+    # a mistake in an experiment file: its message, naming the file, and nothing else
+    bad = copy.deepcopy(SMALL)
+    bad["metrics"][0]["column"] = "rejected"
+    (work / "config" / "experiments" / "T-small.yaml").write_text(yaml.safe_dump(bad))
+    config = work / "config" / "config.yaml"
+    settings = yaml.safe_load(config.read_text())
+    config.write_text(yaml.safe_dump({**settings, "experiments": ["T-small"]}, sort_keys=False))
+    proc = snakemake(work, "-n", check=False)
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert "T-small.yaml: metric 'power': test 'poisson' writes no column 'rejected'" in out
+    assert 'File "' not in out and "Traceback" not in out
 
 
 def _check_in_root(tool, *args):

@@ -1,5 +1,6 @@
 # Configuration validation, experiment loading and path helpers shared by all rules.
 import re
+import sys
 from pathlib import Path
 
 from cvcompare.experiments import (
@@ -14,24 +15,41 @@ SCHEMAS = Path(workflow.basedir) / "schemas"
 EXPERIMENT_SCHEMA = SCHEMAS / "experiment.schema.yaml"
 CAPTIONS = Path(workflow.basedir) / "report"
 
-validate_with_schema(
-    config,
-    load_yaml(SCHEMAS / "config.schema.yaml"),
-    "the workflow configuration (config/config.yaml with any --config overrides)",
-)
-
 
 def experiment_file(eid):
     """The YAML file of an experiment."""
     return Path(config["experiments_dir"]) / f"{eid}.yaml"
 
 
+def load_experiments():
+    """The configured experiments, after checking the configuration, every experiment file
+    and their caption files (raises SpecError naming the file and the entry)."""
+    validate_with_schema(
+        config,
+        load_yaml(SCHEMAS / "config.schema.yaml"),
+        "the workflow configuration (config/config.yaml with any --config overrides)",
+    )
+    schema = load_yaml(EXPERIMENT_SCHEMA)
+    experiments = {
+        eid: load_experiment(experiment_file(eid), schema=schema)
+        for eid in config["experiments"]
+    }
+    for spec in experiments.values():
+        for output in (spec.figure, spec.table):
+            if output and not (CAPTIONS / output["caption"]).is_file():
+                raise SpecError(
+                    f"{experiment_file(spec.id)}: caption file {output['caption']!r} not "
+                    f"found in {CAPTIONS}"
+                )
+    return experiments
+
+
+try:
+    EXPERIMENTS = load_experiments()
+except SpecError as error:
+    # the message names the file and the entry: a traceback would only add noise
+    sys.exit(f"cvcompare: {error}")
 FIDELITY = config["fidelity"]
-_experiment_schema = load_yaml(EXPERIMENT_SCHEMA)
-EXPERIMENTS = {
-    eid: load_experiment(experiment_file(eid), schema=_experiment_schema)
-    for eid in config["experiments"]
-}
 SIMULATIONS = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "simulation"]
 # Simulations that fit the hierarchical model (their sampler health is reported).
 HIERARCHICAL = [
@@ -40,13 +58,6 @@ HIERARCHICAL = [
     if any(t.test == "hierarchical" for t in EXPERIMENTS[eid].tests)
 ]
 ANALYSES = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "analysis"]
-for _spec in EXPERIMENTS.values():
-    for _output in (_spec.figure, _spec.table):
-        if _output and not (CAPTIONS / _output["caption"]).is_file():
-            raise SpecError(
-                f"{experiment_file(_spec.id)}: caption file {_output['caption']!r} not found "
-                f"in {CAPTIONS}"
-            )
 
 # The real cross-validation results (read by the real-data analyses). Where the file is
 # absent when the run starts, rule fetch_accuracies tries to download it; the comparison

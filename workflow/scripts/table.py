@@ -8,7 +8,7 @@ import _log  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cvcompare.experiments import atomic_path, load_experiment, load_yaml, write_table  # noqa: E402
-from cvcompare.experiments.tables import pivot_table, table_markdown  # noqa: E402
+from cvcompare.experiments.tables import pivot_table, table_key, table_markdown  # noqa: E402
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
 spec = load_experiment(snakemake.input.spec, schema=load_yaml(snakemake.params.schema))  # noqa: F821
@@ -16,5 +16,5 @@ aggregate = pd.read_csv(snakemake.input.aggregate)  # noqa: F821
 long = pivot_table(aggregate, spec.table, {axis.name: axis.values for axis in spec.grid})
 write_table(long, snakemake.output.csv)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
-    tmp.write_text(table_markdown(long, spec.table, spec.title))
+    tmp.write_text(table_markdown(long, spec.table, spec.title, table_key(spec)))
 log.info("%s: table of %d cells", spec.id, len(long))

@@ -98,6 +98,8 @@ class RegisteredTest:
     adapter : callable
         ``adapter(sim, settings, rng) -> dict`` of result columns; ``settings`` arrive
         complete (defaults filled in by :func:`check_settings`).
+    title : str
+        What the test is, in words (the key under an experiment's table).
     defaults : mapping
         Every setting the test accepts, with its default.
     columns : frozenset of str
@@ -105,6 +107,7 @@ class RegisteredTest:
     """
 
     adapter: Adapter
+    title: str
     defaults: Mapping[str, Any]
     columns: frozenset[str]
 
@@ -119,14 +122,15 @@ TESTS: dict[str, RegisteredTest] = {}
 
 
 def register(
-    name: str, *, defaults: Mapping[str, Any], columns: set[str] | frozenset[str]
+    name: str, *, title: str, defaults: Mapping[str, Any], columns: set[str] | frozenset[str]
 ) -> Callable[[Adapter], Adapter]:
-    """Register an adapter under ``name`` with its settings' defaults and its columns."""
+    """Register an adapter under ``name`` with what it is in words (``title``), its
+    settings' defaults and its columns."""
 
     def deco(fn: Adapter) -> Adapter:
         if name in TESTS:
             raise ValueError(f"test {name!r} is registered twice")
-        TESTS[name] = RegisteredTest(fn, dict(defaults), frozenset(columns))
+        TESTS[name] = RegisteredTest(fn, title, dict(defaults), frozenset(columns))
         return fn
 
     return deco
@@ -173,7 +177,12 @@ def _on_mean_diffs(test: Callable[..., Any], sim: Any, s: dict[str, Any]) -> dic
     return _frequentist_row(test(sim.mean_diffs, alternative=s["alternative"]), s["alpha"])
 
 
-@register("wilcoxon", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
+@register(
+    "wilcoxon",
+    title="Wilcoxon signed-rank test",
+    defaults=_FREQUENTIST,
+    columns=_FREQUENTIST_COLUMNS,
+)
 def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Wilcoxon signed-rank test on the per-data-set mean differences (Demsar 2006).
 
@@ -184,7 +193,7 @@ def _wilcoxon(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> d
     return _on_mean_diffs(wilcoxon_test, sim, settings)
 
 
-@register("sign_test", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
+@register("sign_test", title="sign test", defaults=_FREQUENTIST, columns=_FREQUENTIST_COLUMNS)
 def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Sign test on the per-data-set mean differences. Settings: ``alternative``, ``alpha``."""
     from cvcompare.stats import sign_test
@@ -194,6 +203,7 @@ def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[
 
 @register(
     "poisson_binomial",
+    title="Poisson-binomial test",
     defaults={"alpha": 0.05, "method": "exact"},
     columns={"prob_majority", "reject"},
 )
@@ -218,6 +228,7 @@ def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> di
 
 @register(
     "correlated_ttest",
+    title="correlated t-test",
     defaults={**_FREQUENTIST, "rho": "heuristic"},
     columns=_FREQUENTIST_COLUMNS,
 )
@@ -249,6 +260,7 @@ def _correlated_t(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
 
 @register(
     "bayesian_signed_rank",
+    title="Bayesian signed-rank test",
     defaults={"rope": (-0.01, 0.01), "n_samples": 50_000},
     columns={"p_left", "p_rope", "p_right"},
 )
@@ -268,6 +280,7 @@ def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[s
 
 @register(
     "true_delta_summary",
+    title="the true differences (not a test)",
     defaults={"rope": (-0.01, 0.01)},
     columns={"true_mean", "true_share_left", "true_share_rope", "true_share_right"},
 )
@@ -370,6 +383,7 @@ def fit_from_settings(
 
 @register(
     "hierarchical",
+    title="Bayesian hierarchical model",
     defaults=HIERARCHICAL_DEFAULTS,
     columns={
         "p_left",
@@ -450,6 +464,7 @@ _LOSSES = {"l0": 1.0, "l1": 1.0}
 
 @register(
     "wilcoxon_loss",
+    title="one-sided Wilcoxon signed-rank test, decision by the loss",
     defaults={"alpha": 0.05, **_LOSSES},
     columns={*_FREQUENTIST_COLUMNS, *_LOSS_COLUMNS},
 )
@@ -466,6 +481,7 @@ def _wilcoxon_loss(sim: Any, settings: dict[str, Any], rng: np.random.Generator)
 
 @register(
     "dp_signed_rank",
+    title="Bayesian signed-rank test with the Dp(s -> 0) prior, decision by the loss",
     defaults={**_LOSSES, "n_samples": 50_000},
     columns={"prob_greater", *_LOSS_COLUMNS},
 )
@@ -484,6 +500,7 @@ def _dp(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[st
 
 @register(
     "idp_signed_rank",
+    title="Bayesian signed-rank test with the imprecise DP prior, decision by the loss",
     defaults={**_LOSSES, "s": IDP_DEFAULT_S, "n_samples": 50_000},
     columns={"lower_prob", "upper_prob", "indeterminate", "determinate", *_LOSS_COLUMNS},
 )

@@ -4,7 +4,9 @@ An experiment's ``table`` entry names the aggregate columns that form the rows a
 columns of the table (grid axes, ``test``, ``metric``) and optionally the metrics shown,
 e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric]``. The
 CSV keeps every number with its standard error; the Markdown rounds to ``digits`` and
-writes ``value ± se`` where the number is estimated, ``value`` where it is exact.
+writes ``value ± se`` where the number is estimated, ``value`` where it is exact, heads
+grid values with their axis (``q = 50``) and says under the table what each test and
+metric id shown stands for (:func:`table_key`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["pivot_table", "table_markdown"]
+__all__ = ["pivot_table", "table_key", "table_markdown"]
+
+#: Table keys that are not grid axes: their values are ids, explained under the table.
+_ID_KEYS = ("test", "metric")
 
 
 def _ordered(aggregate: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
@@ -83,21 +88,83 @@ def _cell(row: pd.Series, digits: int) -> str:
     return f"{row['value']:.{digits}f} ± {row['se']:.{digits}f}"
 
 
-def table_markdown(long: pd.DataFrame, spec: Mapping[str, Any], title: str) -> str:
+def table_key(spec: Any) -> dict[str, dict[str, str]]:
+    """What the test and metric ids of an experiment stand for, in words.
+
+    Parameters
+    ----------
+    spec : cvcompare.experiments.spec.ExperimentSpec
+        The experiment.
+
+    Returns
+    -------
+    dict
+        ``{"test": {id: text}, "metric": {id: text}}``: each declared test's registered
+        title with the settings the file gives it, each metric's ``description`` (metrics
+        without one, and the row labels of an analysis, are left out).
+    """
+    from cvcompare.experiments.registry import TESTS
+
+    tests = {}
+    for t in spec.tests:
+        settings = ", ".join(f"{k} = {v}" for k, v in t.settings.items())
+        tests[t.id] = TESTS[t.test].title + (f" ({settings})" if settings else "")
+    metrics = {m["id"]: m["description"] for m in spec.metrics if m.get("description")}
+    return {"test": tests, "metric": metrics}
+
+
+def _heading(names: Sequence[str], values: Sequence[Any]) -> str:
+    """A column's heading: grid values with their axis (``q = 50``), ids as they are."""
+    return ", ".join(
+        str(v) if name in _ID_KEYS else f"{name} = {v}"
+        for name, v in zip(names, values, strict=True)
+    )
+
+
+def _ids_shown(
+    long: pd.DataFrame, spec: Mapping[str, Any], name: str, meanings: Mapping[str, str]
+) -> list[str]:
+    """The test or metric ids of a table: those of its rows or columns, or, where the table
+    shows one metric without a metric column, the metric it selects (or the only one)."""
+    if name in long:
+        return list(dict.fromkeys(long[name]))
+    if name == "metric":
+        return list(spec.get("metrics", meanings))
+    return []
+
+
+def table_markdown(
+    long: pd.DataFrame,
+    spec: Mapping[str, Any],
+    title: str,
+    key: Mapping[str, Mapping[str, str]] | None = None,
+) -> str:
     """Render the long form of :func:`pivot_table` as a Markdown table.
 
     Row keys become the first columns; each combination of column keys becomes one
-    column headed by its values joined with ``", "``.
+    column headed by its values joined with ``", "``, grid values as ``axis = value``.
+    Every value keeps its column's type (an integer axis is not written as a float).
+
+    Parameters
+    ----------
+    long : pandas.DataFrame
+        The output of :func:`pivot_table`.
+    spec : mapping
+        The experiment's ``table`` entry.
+    title : str
+        The table's heading.
+    key : mapping, optional
+        :func:`table_key` of the experiment: the ids of tests and metrics in the table are
+        explained under it.
     """
     digits = int(spec.get("digits", 3))
     rows, cols = list(spec["rows"]), list(spec["columns"])
     cells = long.assign(_cell=long.apply(_cell, axis=1, digits=digits))
-    col_keys = list(dict.fromkeys(map(tuple, cells[cols].to_numpy()))) if cols else [()]
-    row_keys = list(dict.fromkeys(map(tuple, cells[rows].to_numpy())))
-    lookup = {
-        (tuple(r[rows]), tuple(r[cols]) if cols else ()): r["_cell"] for _, r in cells.iterrows()
-    }
-    header = [*rows, *(", ".join(map(str, k)) or "value" for k in col_keys)]
+    row_of = list(cells[rows].itertuples(index=False, name=None))
+    col_of = list(cells[cols].itertuples(index=False, name=None)) if cols else [()] * len(cells)
+    lookup = dict(zip(zip(row_of, col_of, strict=True), cells["_cell"], strict=True))
+    col_keys, row_keys = list(dict.fromkeys(col_of)), list(dict.fromkeys(row_of))
+    header = [*rows, *(_heading(cols, k) or "value" for k in col_keys)]
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for rk in row_keys:
         vals = [lookup.get((rk, ck), "") for ck in col_keys]
@@ -107,4 +174,9 @@ def table_markdown(long: pd.DataFrame, spec: Mapping[str, Any], title: str) -> s
         "",
         "Exact numbers." if exact else "Estimated numbers are shown as value ± one standard error.",
     ]
+    for name in _ID_KEYS:
+        meanings = (key or {}).get(name, {})
+        shown = [i for i in _ids_shown(long, spec, name, meanings) if i in meanings]
+        if shown:
+            lines += ["", f"{name.capitalize()}s:"] + [f"- `{i}`: {meanings[i]}" for i in shown]
     return "\n".join(lines) + "\n"

@@ -611,17 +611,19 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 d,
                 _fmt(res.mean),
                 _fmt(res.pvalue),
-                f"{post.p_left:.3f}",
-                f"{post.p_rope:.3f}",
                 f"{post.p_right:.3f}",
+                f"{post.p_rope:.3f}",
+                f"{post.p_left:.3f}",
             ]
             for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
         ]
+        # the regions in the order of the decisions table: first better, equivalent, second
+        better = [f"P({pair.first} better)", "P(equivalent)", f"P({pair.second} better)"]
         b.append(
             (
                 "details",
                 f"Correlated t-tests on each data set ({pair.q})",
-                ["data set", "mean difference", "p (two-sided)", "P(left)", "P(rope)", "P(right)"],
+                ["data set", "mean difference", "p (two-sided)", *better],
                 rows,
             )
         )
