@@ -186,6 +186,12 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["compare", "{csv}", "--a", "rf"], "--a/--b"),
         (["compare", "{csv}", "--a", "rf", "--b", "rf"], "two different learners"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rope", "wide"], "--rope"),
+        (
+            ["compare", "{csv}", "--a", "rf", "--b", "svm", "--rope=0.01,0.02"],
+            "--rope: expected an interval (low, high) with low <= 0 <= high",
+        ),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rope=-0.01,0.02,0.03"], "LOW,HIGH"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rope=-0.01,inf"], "finite"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--test", "t"], "--test"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--rho", "1.5"], "rho"),
         (["compare", "{pct}", "--a", "rf", "--b", "svm"], "--scale"),

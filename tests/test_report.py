@@ -237,17 +237,22 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
     assert (row["p_left"], row["p_rope"], row["p_right"]) == first_pair.bayes_signed_rank.probs()
 
 
-def test_rerun_command_gives_the_same_report(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize(
+    ("rope", "shown"),
+    [(["--rope", "0.02"], "[-0.02, 0.02]"), (["--rope=-0.01,0.02"], "[-0.01, 0.02]")],
+)
+def test_rerun_command_gives_the_same_report(tmp_path, capsys, monkeypatch, rope, shown):
     # scores in percent, two of the three learners in another order than the file's
     (tmp_path / "first").mkdir()
     table = _table()
     table.assign(score=100 * table["score"]).to_csv(tmp_path / "scores.csv", index=False)
     monkeypatch.chdir(tmp_path)
     argv = ["report", "scores.csv", "-o", "first", "--scale", "percent", "--learners", "knn"]
-    argv += ["rf", "--no-hierarchical", "--n-samples", str(N), "--seed", "5", "--rope", "0.02"]
+    argv += ["rf", "--no-hierarchical", "--n-samples", str(N), "--seed", "5", *rope]
     argv += ["--rho", "0.0666666667"]
     assert main(argv) == 0
     md = (tmp_path / "first" / "report.md").read_text()
+    assert f"rope = {shown}" in md
     rerun = shlex.split(re.search(r"Rerun: `(.*)`", md).group(1))
     assert rerun[:2] == ["cvcompare", "report"] and rerun[rerun.index("-o") + 1] == "DIR"
     assert rerun[rerun.index("--scale") + 1] == "percent"

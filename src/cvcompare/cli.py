@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from cvcompare._validation import check_rope
 from cvcompare.io import (
     fold_differences,
     mean_score_matrix,
@@ -480,15 +481,27 @@ def _size(text: str) -> float:
 
 
 def _rope(text: str) -> tuple[float, float]:
+    """``--rope``: a half-width (``0.01``: the rope [-0.01, 0.01]) or the two ends
+    ``LOW,HIGH`` of an asymmetric rope (``--rope=-0.01,0.02``)."""
+    parts = text.split(",")
     try:
-        half = float(text)
+        ends = [float(part) for part in parts]
     except ValueError:
+        ends = []
+    if len(ends) == 1:
+        half = ends[0]
+        if not (math.isfinite(half) and half >= 0):
+            raise argparse.ArgumentTypeError(f"expected a non-negative half-width, got {text!r}")
+        return (-half, half)
+    if len(ends) != 2:
         raise argparse.ArgumentTypeError(
-            f"expected a half-width such as 0.01, got {text!r}"
-        ) from None
-    if not (math.isfinite(half) and half >= 0):
-        raise argparse.ArgumentTypeError(f"expected a non-negative half-width, got {text!r}")
-    return (-half, half)
+            f"expected a half-width such as 0.01 or the ends LOW,HIGH of the rope "
+            f"(--rope=-0.01,0.02), got {text!r}"
+        )
+    try:
+        return check_rope(ends, "rope")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("rope: ")) from None
 
 
 def _build_parser() -> _Parser:
@@ -547,7 +560,8 @@ def _build_parser() -> _Parser:
         type=_rope,
         default=(-0.01, 0.01),
         help="half-width of the region of practical equivalence: a fraction of accuracy "
-        "(0.01 = one point, the default), or in the score's unit with --scale raw",
+        "(0.01 = one point, the default), or in the score's unit with --scale raw; an "
+        "asymmetric rope as its ends, --rope=LOW,HIGH (e.g. --rope=-0.01,0.02)",
     )
     model.add_argument(
         "--rho",

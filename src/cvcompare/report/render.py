@@ -471,6 +471,15 @@ def _summary_table(results: ComparisonResults):
     return header, rows
 
 
+def _rope_option(rope: tuple[float, float]) -> list[str]:
+    """The command-line option giving ``rope``: its half-width where it is symmetric, its
+    ends otherwise (``--rope=LOW,HIGH``, one word, since LOW starts with a minus)."""
+    low, high = map(float, rope)
+    if low == -high:
+        return ["--rope", repr(high)]
+    return [f"--rope={low!r},{high!r}"]
+
+
 def _rerun_command(results: ComparisonResults) -> str:
     s = results.settings
     args = [
@@ -481,8 +490,7 @@ def _rerun_command(results: ComparisonResults) -> str:
         "DIR",
         "--rho",
         repr(float(s.rho)),
-        "--rope",
-        repr(float(s.rope[1])),
+        *_rope_option(s.rope),
         "--alpha",
         repr(float(s.alpha)),
         "--seed",
