@@ -480,13 +480,14 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     raw = copy.deepcopy(SMALL)
     raw["metrics"][0]["description"] = "rejection rate"
     raw["table"] = {**raw["table"], "rows": ["delta"], "columns": ["m", "test"]}
+    raw["tests"][0]["by_fidelity"] = {"smoke": {"alpha": 0.1}}
     spec = spec_of(raw)
     agg = _fake_aggregate(spec)
     # read back as the workflow reads it: delta a float column beside the integer m
     agg = pd.read_csv(io.StringIO(agg.to_csv(index=False)))
     assert agg["m"].dtype.kind == "i" and agg["delta"].dtype.kind == "f"
     long = pivot_table(agg, spec.table, {a.name: a.values for a in spec.grid})
-    lines = table_markdown(long, spec.table, spec.title, table_key(spec)).splitlines()
+    lines = table_markdown(long, spec.table, spec.title, table_key(spec, "quick")).splitlines()
     assert lines[2] == (
         "| delta | m = 1, poisson | m = 1, signed_rank | m = 2, poisson | m = 2, signed_rank |"
     )
@@ -500,13 +501,26 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
         "Metrics:",
         "- `power`: rejection rate",
     ]
-    # with rows over both axes, m stays an integer beside the float delta
-    spec2 = {"rows": ["delta", "m"], "columns": ["test"], "metrics": ["power"]}
-    md = table_markdown(pivot_table(agg, spec2), spec2, "t", table_key(spec))
+    # the settings of the fidelity the table was computed at
+    smoke = table_markdown(long, spec.table, spec.title, table_key(spec, "smoke"))
+    assert "- `poisson`: Poisson-binomial test (alpha = 0.1)" in smoke
+    # with rows over both axes and no test column, m stays an integer beside the float
+    # delta, and the key names the test behind the metric shown
+    one = {"rows": ["delta", "m"], "columns": [], "metrics": ["gap"]}
+    gap = agg.assign(metric="gap")[agg.test == "poisson"]
+    md = table_markdown(pivot_table(gap, one), one, "t", table_key(spec, "quick"))
     assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
+    assert "- `poisson`: Poisson-binomial test" in md and "signed_rank`" not in md
     # ids without a meaning (no key, or a metric without a description) are not listed
     assert "Tests:" not in table_markdown(long, spec.table, "t")
-    assert "Metrics:" not in table_markdown(long, spec.table, "t", table_key(spec_of()))
+    assert "Metrics:" not in table_markdown(long, spec.table, "t", table_key(spec_of(), "quick"))
+    # a test setting a grid axis sets is named as such
+    raw["grid"][1] = {"name": "level", "path": "tests.poisson.alpha", "values": [0.05, 0.1]}
+    raw["table"]["columns"] = ["level", "test"]
+    raw["paper_numbers"] = []
+    assert table_key(spec_of(raw), "quick")["test"]["poisson"] == (
+        "Poisson-binomial test (alpha = grid axis level)"
+    )
 
 
 def test_comparison_averages_over_listed_points_with_independent_errors():

@@ -561,7 +561,8 @@ def _build_parser() -> _Parser:
         default=(-0.01, 0.01),
         help="half-width of the region of practical equivalence: a fraction of accuracy "
         "(0.01 = one point, the default), or in the score's unit with --scale raw; an "
-        "asymmetric rope as its ends, --rope=LOW,HIGH (e.g. --rope=-0.01,0.02)",
+        "asymmetric rope as its ends in one word, --rope=LOW,HIGH (e.g. --rope=-0.01,0.02), on "
+        "the difference oriented so that positive favours the first learner",
     )
     model.add_argument(
         "--rho",

@@ -15,6 +15,7 @@ spec = load_experiment(snakemake.input.spec, schema=load_yaml(snakemake.params.s
 aggregate = pd.read_csv(snakemake.input.aggregate)  # noqa: F821
 long = pivot_table(aggregate, spec.table, {axis.name: axis.values for axis in spec.grid})
 write_table(long, snakemake.output.csv)  # noqa: F821
+key = table_key(spec, snakemake.params.fidelity)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
-    tmp.write_text(table_markdown(long, spec.table, spec.title, table_key(spec)))
+    tmp.write_text(table_markdown(long, spec.table, spec.title, key))
 log.info("%s: table of %d cells", spec.id, len(long))

@@ -88,29 +88,44 @@ def _cell(row: pd.Series, digits: int) -> str:
     return f"{row['value']:.{digits}f} ± {row['se']:.{digits}f}"
 
 
-def table_key(spec: Any) -> dict[str, dict[str, str]]:
+def table_key(spec: Any, fidelity: str) -> dict[str, dict[str, str]]:
     """What the test and metric ids of an experiment stand for, in words.
 
     Parameters
     ----------
     spec : cvcompare.experiments.spec.ExperimentSpec
         The experiment.
+    fidelity : str
+        The fidelity the table was computed at (a test's settings may depend on it).
 
     Returns
     -------
     dict
-        ``{"test": {id: text}, "metric": {id: text}}``: each declared test's registered
-        title with the settings the file gives it, each metric's ``description`` (metrics
-        without one, and the row labels of an analysis, are left out).
+        ``{"test": {id: text}, "metric": {id: text}, "tests_of": {metric id: [test ids]}}``:
+        each declared test's registered title with the settings the file gives it at
+        ``fidelity`` (a setting a grid axis varies is named as such), each metric's
+        ``description`` (metrics without one, and the row labels of an analysis, are left
+        out), and the tests each metric is computed for.
     """
     from cvcompare.experiments.registry import TESTS
 
+    varied = {}  # (test id, setting) -> the grid axis that sets it
+    for axis in spec.grid:
+        for value in axis.values:
+            for path in axis.assignments(value):
+                if path.startswith("tests."):
+                    _, tid, setting = path.split(".", 2)
+                    varied[tid, setting] = axis.name
     tests = {}
     for t in spec.tests:
-        settings = ", ".join(f"{k} = {v}" for k, v in t.settings.items())
-        tests[t.id] = TESTS[t.test].title + (f" ({settings})" if settings else "")
+        settings = t.resolved(fidelity)["settings"]
+        words = [f"{k} = {v}" for k, v in settings.items() if (t.id, k) not in varied]
+        words += [f"{k} = grid axis {axis}" for (tid, k), axis in varied.items() if tid == t.id]
+        tests[t.id] = TESTS[t.test].title + (f" ({', '.join(words)})" if words else "")
     metrics = {m["id"]: m["description"] for m in spec.metrics if m.get("description")}
-    return {"test": tests, "metric": metrics}
+    ids = [t.id for t in spec.tests]
+    tests_of = {m["id"]: list(m.get("tests", ids)) for m in spec.metrics}
+    return {"test": tests, "metric": metrics, "tests_of": tests_of}
 
 
 def _heading(names: Sequence[str], values: Sequence[Any]) -> str:
@@ -121,23 +136,27 @@ def _heading(names: Sequence[str], values: Sequence[Any]) -> str:
     )
 
 
-def _ids_shown(
-    long: pd.DataFrame, spec: Mapping[str, Any], name: str, meanings: Mapping[str, str]
-) -> list[str]:
-    """The test or metric ids of a table: those of its rows or columns, or, where the table
-    shows one metric without a metric column, the metric it selects (or the only one)."""
-    if name in long:
-        return list(dict.fromkeys(long[name]))
-    if name == "metric":
-        return list(spec.get("metrics", meanings))
-    return []
+def _ids_shown(long: pd.DataFrame, spec: Mapping[str, Any], key: Mapping[str, Any]) -> dict:
+    """The test and metric ids of a table: those of its rows or columns; without a metric
+    column, the metrics the table selects (or all), and without a test column, the tests
+    of the metrics shown."""
+    shown = {}
+    for name in _ID_KEYS:
+        if name in long:
+            shown[name] = list(dict.fromkeys(long[name]))
+        elif name == "metric":
+            shown[name] = list(spec.get("metrics", key.get("tests_of", {})))
+    if "test" not in shown:
+        tests_of = key.get("tests_of", {})
+        shown["test"] = list(dict.fromkeys(t for m in shown["metric"] for t in tests_of.get(m, ())))
+    return shown
 
 
 def table_markdown(
     long: pd.DataFrame,
     spec: Mapping[str, Any],
     title: str,
-    key: Mapping[str, Mapping[str, str]] | None = None,
+    key: Mapping[str, Any] | None = None,
 ) -> str:
     """Render the long form of :func:`pivot_table` as a Markdown table.
 
@@ -174,9 +193,10 @@ def table_markdown(
         "",
         "Exact numbers." if exact else "Estimated numbers are shown as value ± one standard error.",
     ]
-    for name in _ID_KEYS:
-        meanings = (key or {}).get(name, {})
-        shown = [i for i in _ids_shown(long, spec, name, meanings) if i in meanings]
-        if shown:
-            lines += ["", f"{name.capitalize()}s:"] + [f"- `{i}`: {meanings[i]}" for i in shown]
+    key = key or {}
+    for name, ids in _ids_shown(long, spec, key).items():
+        meanings = key.get(name, {})
+        described = [i for i in ids if i in meanings]
+        if described:
+            lines += ["", f"{name.capitalize()}s:"] + [f"- `{i}`: {meanings[i]}" for i in described]
     return "\n".join(lines) + "\n"

@@ -121,9 +121,15 @@ _REPORT_FILES = ("figures", "report.html", "report.md")
 # ------------------------------------------------------------------------------------------
 
 
+def _half_width(rope: tuple[float, float]) -> float | None:
+    """The half-width of a symmetric rope; None for an asymmetric one."""
+    low, high = map(float, rope)
+    return high if low == -high else None
+
+
 def _rope_text(rope: tuple[float, float]) -> str:
-    low, high = rope
-    return f"{high:g}" if low == -high else f"[{low:g}, {high:g}]"
+    half = _half_width(rope)
+    return f"[{rope[0]:g}, {rope[1]:g}]" if half is None else f"{half:g}"
 
 
 def bayes_sentence(first: str, second: str, probs, rope, threshold: float) -> str:
@@ -474,10 +480,10 @@ def _summary_table(results: ComparisonResults):
 def _rope_option(rope: tuple[float, float]) -> list[str]:
     """The command-line option giving ``rope``: its half-width where it is symmetric, its
     ends otherwise (``--rope=LOW,HIGH``, one word, since LOW starts with a minus)."""
-    low, high = map(float, rope)
-    if low == -high:
-        return ["--rope", repr(high)]
-    return [f"--rope={low!r},{high!r}"]
+    half = _half_width(rope)
+    if half is None:
+        return [f"--rope={float(rope[0])!r},{float(rope[1])!r}"]
+    return ["--rope", repr(half)]
 
 
 def _rerun_command(results: ComparisonResults) -> str:
