@@ -179,6 +179,11 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
     assert comparison.loc[not_run, "reproduced"].isna().all()
     assert (~not_run).sum() >= 3
     assert "| Experiment | Claim |" in (smoke / "figures" / "comparison.md").read_text()
+    # a table says what its test ran with at this fidelity (H-T2: fewer draws at smoke)
+    h_t2 = (smoke / "figures" / "H-T2.md").read_text()
+    assert "| q | mse_mle | mse_shrinkage |" in h_t2
+    assert "- `hierarchical`: Bayesian hierarchical model (" in h_t2
+    assert "chains = 2, warmup = 200, draws = 200" in h_t2
     log = smoke / "logs" / "smoke" / "H-F2" / "q~10" / "reps-0-3.log"
     assert "replication 2 done" in log.read_text()
 
