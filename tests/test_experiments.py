@@ -511,6 +511,7 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     md = table_markdown(pivot_table(gap, one), one, "t", table_key(spec, "quick"))
     assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
     assert "- `poisson`: Poisson-binomial test" in md and "signed_rank`" not in md
+    assert md.index("Tests:") < md.index("Metrics:")
     # ids without a meaning (no key, or a metric without a description) are not listed
     assert "Tests:" not in table_markdown(long, spec.table, "t")
     assert "Metrics:" not in table_markdown(long, spec.table, "t", table_key(spec_of(), "quick"))

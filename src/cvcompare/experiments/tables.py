@@ -149,7 +149,7 @@ def _ids_shown(long: pd.DataFrame, spec: Mapping[str, Any], key: Mapping[str, An
     if "test" not in shown:
         tests_of = key.get("tests_of", {})
         shown["test"] = list(dict.fromkeys(t for m in shown["metric"] for t in tests_of.get(m, ())))
-    return shown
+    return {name: shown[name] for name in _ID_KEYS}
 
 
 def table_markdown(
