@@ -479,6 +479,7 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
 
     raw = copy.deepcopy(SMALL)
     raw["metrics"][0]["description"] = "rejection rate"
+    raw["metrics"][1]["description"] = "power of poisson minus that of signed_rank"
     raw["table"] = {**raw["table"], "rows": ["delta"], "columns": ["m", "test"]}
     raw["tests"][0]["by_fidelity"] = {"smoke": {"alpha": 0.1}}
     spec = spec_of(raw)
@@ -510,7 +511,7 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     gap = agg.assign(metric="gap")[agg.test == "poisson"]
     md = table_markdown(pivot_table(gap, one), one, "t", table_key(spec, "quick"))
     assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
-    assert "- `poisson`: Poisson-binomial test" in md and "signed_rank`" not in md
+    assert "- `poisson`: Poisson-binomial test" in md and "- `signed_rank`" not in md
     assert md.index("Tests:") < md.index("Metrics:")
     # ids without a meaning (no key, or a metric without a description) are not listed
     assert "Tests:" not in table_markdown(long, spec.table, "t")
