@@ -672,6 +672,18 @@ class ExperimentSpec:
             )
         return out
 
+    def grid_test_settings(self) -> dict[tuple[str, str], str]:
+        """The test settings the grid varies: ``(test id, setting)`` -> the axis that sets
+        it (paths ``tests.<id>.<setting>`` of a simulation's grid)."""
+        varied = {}
+        for axis in self.grid if self.analysis is None else ():
+            what = f"{self.id}: grid axis {axis.name!r}"
+            for value in axis.values:
+                for path in axis.assignments(value):
+                    if path.startswith("tests."):
+                        varied[self._test_setting_path(path, what)] = axis.name
+        return varied
+
     def _test_setting_path(self, path: str, what: str) -> tuple[str, str]:
         """Split ``tests.<id>.<setting>`` after checking the test and the setting exist."""
         parts = path.split(".")

@@ -109,13 +109,7 @@ def table_key(spec: Any, fidelity: str) -> dict[str, dict[str, str]]:
     """
     from cvcompare.experiments.registry import TESTS
 
-    varied = {}  # (test id, setting) -> the grid axis that sets it
-    for axis in spec.grid:
-        for value in axis.values:
-            for path in axis.assignments(value):
-                if path.startswith("tests."):
-                    _, tid, setting = path.split(".", 2)
-                    varied[tid, setting] = axis.name
+    varied = spec.grid_test_settings()
     tests = {}
     for t in spec.tests:
         settings = t.resolved(fidelity)["settings"]
