@@ -265,6 +265,31 @@ def test_rerun_command_gives_the_same_report(tmp_path, capsys, monkeypatch, rope
         assert (tmp_path / "second" / name).read_bytes() == (tmp_path / "first" / name).read_bytes()
 
 
+def test_rerun_command_names_learners_and_a_file_that_start_with_a_minus(
+    tmp_path, capsys, monkeypatch
+):
+    # argparse reads a word starting with "-" as an option: the rerun command must still
+    # give these learners (in the chosen order) and this file
+    (tmp_path / "first").mkdir()
+    table = _table().replace({"learner": {"rf": "-rf", "svm": "-svm"}})
+    table.to_csv(tmp_path / "-scores.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["report", "-o", "first", "--no-hierarchical", "--n-samples", str(N), "--seed", "2"]
+    argv += ["--learners=-svm", "--learners", "knn", "--learners=-rf", "--", "-scores.csv"]
+    assert main(argv) == 0
+    md = (tmp_path / "first" / "report.md").read_text()
+    rerun = shlex.split(re.search(r"Rerun: `(.*)`", md).group(1))
+    assert rerun[2] == "./-scores.csv"
+    assert [w for w in rerun if "svm" in w or "knn" in w or "rf" in w] == [
+        "--learners=-svm", "knn", "--learners=-rf"
+    ]
+    rerun[rerun.index("-o") + 1] = "second"
+    assert main(rerun[1:]) == 0
+    capsys.readouterr()
+    for name in ("report.md", "report.html"):
+        assert (tmp_path / "second" / name).read_bytes() == (tmp_path / "first" / name).read_bytes()
+
+
 def test_report_directory_is_replaced_whole_or_not_at_all(tmp_path, capsys, monkeypatch):
     path = tmp_path / "scores.csv"
     _table().to_csv(path, index=False)

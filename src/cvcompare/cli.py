@@ -621,9 +621,11 @@ def _build_parser() -> _Parser:
     rep.add_argument(
         "--learners",
         nargs="+",
+        action="extend",
         metavar="NAME",
         help="learners to compare, in this order (default: all of FILE); the first of each "
-        "pair is the first learner of its differences",
+        "pair is the first learner of its differences; the option may be repeated, and a "
+        "name starting with '-' is given as --learners=NAME",
     )
     rep.add_argument(
         "--no-hierarchical",

@@ -486,12 +486,32 @@ def _rope_option(rope: tuple[float, float]) -> list[str]:
     return ["--rope", repr(half)]
 
 
+def _learners_option(learners: list[str]) -> list[str]:
+    """The command-line words giving ``learners`` in order: ``--learners A B``, with a name
+    that starts with a minus as its own word ``--learners=-NAME`` (the option extends its
+    list), which would otherwise be read as an option."""
+    words: list[str] = []
+    listing = False
+    for name in learners:
+        if name.startswith("-"):
+            words.append(f"--learners={name}")
+            listing = False
+        else:
+            if not listing:
+                words.append("--learners")
+                listing = True
+            words.append(name)
+    return words
+
+
 def _rerun_command(results: ComparisonResults) -> str:
     s = results.settings
+    source = results.source or "RESULTS.csv"
     args = [
         "cvcompare",
         "report",
-        results.source or "RESULTS.csv",
+        # a relative path that starts with a minus would be read as an option
+        f"./{source}" if source.startswith("-") else source,
         "-o",
         "DIR",
         "--rho",
@@ -504,8 +524,7 @@ def _rerun_command(results: ComparisonResults) -> str:
         "--n-samples",
         str(s.n_samples),
         *(results.reading or ("--scale", s.scale)),
-        "--learners",
-        *results.learners,
+        *_learners_option(results.learners),
     ]
     if not s.higher_is_better:
         args.append("--lower-is-better")
