@@ -316,6 +316,18 @@ def _write(tmp_path, rows, name="s.csv") -> Path:
     return path
 
 
+def test_missing_command_and_unwritable_diagram_are_named(tmp_path, capsys):
+    code, out, err = _run(capsys)
+    assert code == 2 and out == "" and "{compare,rank,report}" in err
+    rows = [(lrn, f"d{d}", f, 0.5 + 0.01 * f + 0.02 * i) for i, lrn in enumerate("abc")
+            for d in range(3) for f in range(4)]  # fmt: skip
+    target = tmp_path / "missing" / "cd.png"
+    code, out, err = _run(capsys, "rank", str(_write(tmp_path, rows)), "--cd-diagram", str(target))
+    assert code == 2 and out == ""
+    assert err.startswith(f"cvcompare: error: --cd-diagram: cannot write {target}")
+    assert not target.parent.exists()
+
+
 def test_rank_refuses_unpaired_folds_like_compare(tmp_path, capsys):
     rows = [(lrn, f"d{d}", f, 0.5 + 0.01 * f) for lrn in "ab" for d in range(3) for f in range(4)]
     rows = [r for r in rows if not (r[0] == "b" and r[1] == "d1" and r[2] == 3)]
@@ -324,7 +336,10 @@ def test_rank_refuses_unpaired_folds_like_compare(tmp_path, capsys):
     for argv in (["rank", str(path)], ["compare", str(path), "--a", "a", "--b", "b"]):
         code, out, err = _run(capsys, *argv)
         assert code == 2 and out == ""
-        assert err.startswith("cvcompare: error: FILE:") and "same (dataset, fold)" in err
+        assert err.startswith("cvcompare: error: FILE:")
+        assert (
+            "same (dataset, fold)" if argv[0] == "compare" else "the folds must be paired"
+        ) in err
 
 
 def test_compare_on_one_data_set_runs_the_correlated_t_test(tmp_path, capsys):

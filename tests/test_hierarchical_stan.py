@@ -412,6 +412,8 @@ def test_a_worker_process_that_fits_can_exit():
         ({"rho": -0.1}, "rho"),
         ({"rope": (0.01, 0.02)}, "rope: expected an interval"),
         ({"rope": 0.01}, "rope: expected an interval"),
+        ({"rope": (-1, 1)}, r"rope: .*\|end\| < 1"),  # one accuracy point given in percent
+        ({"rope": (-1, 1), "scale": "percent"}, r"rope: .*\|end\| < 1"),
         ({"nu_prior": "exp"}, "nu_prior: expected one of"),
         ({"top_level": "cauchy"}, "top_level: expected one of"),
         ({"runner": "rstan"}, "runner: expected one of"),

@@ -28,7 +28,7 @@ def _raw_lines(path: Path) -> list[list[str]]:
 @needs_real
 def test_real_file_classifiers_datasets_folds_and_duplicate_credit():
     with pytest.warns(UserWarning, match="'credit'"):
-        table = read_accuracies(REAL)
+        table = read_accuracies(REAL, as_fraction=False)
     assert list(table.columns) == ["classifier", "dataset", "fold", "accuracy"]
     assert list(dict.fromkeys(table["classifier"])) == ["nbc", "aode", "hnb", "j48", "j48gr"]
     assert table["dataset"].nunique() == 53
@@ -46,7 +46,7 @@ def test_real_file_classifiers_datasets_folds_and_duplicate_credit():
         wilcoxon_test(x_pct.mean(axis=1))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        x_frac, _ = fold_differences(read_accuracies(REAL, as_fraction=True), "nbc", "hnb")
+        x_frac, _ = fold_differences(read_accuracies(REAL), "nbc", "hnb")  # fractions
     np.testing.assert_allclose(x_pct / 100, x_frac, rtol=0, atol=1e-15)
     assert wilcoxon_test(x_pct.mean(axis=1), scale="percent").pvalue == pytest.approx(
         wilcoxon_test(x_frac.mean(axis=1)).pvalue, rel=1e-12
@@ -77,10 +77,13 @@ def _write_block(tmp_path: Path, text: str) -> Path:
 
 def test_block_format_parsing_and_errors(tmp_path):
     good = "a\n d1 50 60\n d2 70 80\nb\n d1 55 65\n d2 75 85\n"
-    table = read_accuracies(_write_block(tmp_path, good))
+    table = read_accuracies(_write_block(tmp_path, good), as_fraction=False)
     assert table.shape == (8, 4)
     x, datasets = fold_differences(table, "b", "a")
     np.testing.assert_array_equal(x, np.full((2, 2), 5.0))
+    # by default the fractions the tests take
+    fractions = read_accuracies(_write_block(tmp_path, good))["accuracy"]
+    np.testing.assert_allclose(fractions, table["accuracy"] / 100, rtol=0, atol=1e-15)
     assert datasets == ["d1", "d2"]
     bad = {
         " d1 50 60\n": "before the first classifier",
@@ -89,6 +92,8 @@ def test_block_format_parsing_and_errors(tmp_path):
         "a\n d1 50 60\n d2 50\n": "has 1 folds",
         "a\n d1 50 60\nb\n d2 50 60\n": "same data sets",
         "a\n d1 50 60\n d1 50 61\n": "different accuracies",
+        # fractions in the percent format would be read as accuracies below 1%
+        "a\n d1 0.5 0.6\nb\n d1 0.55 0.65\n": "every accuracy lies in \\[0, 1\\]",
         "": "no accuracies",
     }
     for text, match in bad.items():
@@ -164,9 +169,33 @@ def test_csv_errors_name_the_problem(tmp_path):
         )
 
 
+def test_folds_numbered_across_data_sets_pair_as_numbered_within_them(tmp_path):
+    rows = _tidy_rows()
+    table = read_csv_scores(_csv(tmp_path, rows))
+    datasets = list(dict.fromkeys(table["dataset"]))
+    n_folds = table["fold"].nunique()
+    # fold labels running on from one data set to the next (d0: 0-2, d1: 3-5, ...)
+    offset = table["dataset"].map({d: i * n_folds for i, d in enumerate(datasets)})
+    running = table.assign(fold=table["fold"] + offset)
+    learners = list(dict.fromkeys(table["learner"]))
+    x, names = fold_differences(table, learners[0], learners[1])
+    y, same = fold_differences(running, learners[0], learners[1])
+    np.testing.assert_array_equal(x, y)
+    assert names == same
+
+
+def test_mean_score_matrix_refuses_unpaired_folds(tmp_path):
+    rows = _tidy_rows()
+    table = read_csv_scores(_csv(tmp_path, rows))
+    first = table.iloc[0]
+    gap = table.drop(index=0)  # one learner loses one fold of one data set
+    with pytest.raises(ValueError, match=f"learner '{first['learner']}' has no score for fold"):
+        mean_score_matrix(gap)
+
+
 def test_csv_fractions_are_refused_as_percent(tmp_path):
     # scores of 0.6-0.9 read as percentages would be accuracies below 1%
-    with pytest.raises(ValueError, match="scale='percent' but every score lies in \\[0, 1\\]"):
+    with pytest.raises(ValueError, match="only values in \\[0, 1\\] although scale='percent'"):
         read_csv_scores(_csv(tmp_path, _tidy_rows()), scale="percent")
 
 

@@ -71,7 +71,7 @@ def test_pmf_batches_rows():
 
 @pytest.mark.parametrize(
     ("p", "match"),
-    [([0.2, 1.2], r"\[0, 1\]"), ([0.2, np.nan], "finite"), ([], "at least 1"), (0.3, "1/2-D")],
+    [([0.2, 1.2], r"\[0, 1\]"), ([0.2, np.nan], "finite"), ([], "non-empty"), (0.3, "1/2-D")],
 )
 def test_pmf_bad_input(p, match):
     with pytest.raises(ValueError, match=match):

@@ -195,6 +195,38 @@ def test_raw_scores_outside_unit_interval_with_rope_in_their_unit(tmp_path):
     assert "a is practically better than b" in build_report(results).markdown
 
 
+def test_scores_off_the_stated_scale_and_bad_options_are_refused(tmp_path):
+    table = _table()
+    percent = table.assign(score=100 * table["score"])
+    path = tmp_path / "percent.csv"
+    percent.to_csv(path, index=False)
+    converted = read_csv_scores(path, scale="percent")  # already fractions
+    options = {"hierarchical": False, "n_samples": N}
+    # the percent scale applied twice would make every difference 100 times too small
+    with pytest.raises(ValueError, match="column 'score' holds only values in \\[0, 1\\] although"):
+        compare_learners(converted, scale="percent", **options)
+    with pytest.raises(ValueError, match="column 'score' holds 6.*outside \\[0, 1\\]"):
+        compare_learners(percent, **options)
+    # stated as percent, the same results as the converted table
+    a = compare_learners(percent, scale="percent", **options)
+    b = compare_learners(converted, **options)
+    assert [p.bayes_sign.probs() for p in a.pairs] == [p.bayes_sign.probs() for p in b.pairs]
+    # the default rho fits runs of 10-fold cross-validation only
+    five = _table(folds=5)
+    with pytest.raises(ValueError, match="rho: the default 0.1 assumes 10-fold.* 5 fold"):
+        compare_learners(five, **options)
+    assert compare_learners(five, rho=0.2, **options).settings.rho == 0.2
+    bad = [
+        ({"hierarchical": "no"}, TypeError, "hierarchical: expected True or False"),
+        ({"learners": "rs"}, TypeError, "learners: expected a sequence of learner names"),
+    ]
+    for kwargs, error, match in bad:
+        with pytest.raises(error, match=match):
+            compare_learners(table, **{**options, **kwargs})
+    with pytest.raises(TypeError, match="table: expected a pandas DataFrame"):
+        compare_learners(table.to_numpy(), **options)
+
+
 def test_single_data_set_runs_the_correlated_t_test():
     table = _table(q=1, learners=(("a", 0.05), ("b", 0.0)))
     page = report(table, hierarchical=False, n_samples=N)
@@ -281,7 +313,9 @@ def test_rerun_command_names_learners_and_a_file_that_start_with_a_minus(
     rerun = shlex.split(re.search(r"Rerun: `(.*)`", md).group(1))
     assert rerun[2] == "./-scores.csv"
     assert [w for w in rerun if "svm" in w or "knn" in w or "rf" in w] == [
-        "--learners=-svm", "knn", "--learners=-rf"
+        "--learners=-svm",
+        "knn",
+        "--learners=-rf",
     ]
     rerun[rerun.index("-o") + 1] = "second"
     assert main(rerun[1:]) == 0

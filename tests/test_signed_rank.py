@@ -472,7 +472,10 @@ def test_property_dp_mirror(z):
     [
         (lambda: dp_signed_rank([0.1, np.nan], rng=1), "x: all values must be finite"),
         (lambda: dp_signed_rank([[0.1, 0.2]], rng=1), "x: expected a 1-D array"),
-        (lambda: dp_signed_rank([], rng=1), "x: expected at least 1 data sets"),
+        (
+            lambda: dp_signed_rank([], rng=1),
+            "x: expected a non-empty array \\(data sets\\), got none",
+        ),
         (lambda: idp_signed_rank([5.0, 3.0], rng=1), "scale='percent'"),
         (lambda: idp_signed_rank([0.1], s=0, rng=1), "s: expected a positive"),
         (lambda: dp_signed_rank([0.1], n_samples=0, rng=1), "n_samples"),

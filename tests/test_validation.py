@@ -20,6 +20,21 @@ def test_check_array_shape_and_size():
         check_array([[0.1]], "x", ndim=2, min_size=2, axis_names=("data sets", "folds"))
     with pytest.raises(TypeError, match="x: expected an array of real numbers"):
         check_array(["a", "b"], "x")
+    # the expected shape in words: the axes' names, or nothing (not a tuple of numbers)
+    with pytest.raises(ValueError, match=r"^x: expected a 2-D array, got shape \(2,\)$"):
+        check_array([0.1, 0.2], "x", ndim=2)
+    with pytest.raises(
+        ValueError, match=r"^x: expected a non-empty array \(data sets\), got none$"
+    ):
+        check_array([], "x", min_size=1, axis_names=("data sets",))
+
+
+def test_check_probability_names_the_interval_it_takes():
+    # a half-open interval is stated as such, also when the value is not a number at all
+    for bad, error in (("0.1", TypeError), (1.0, ValueError)):
+        with pytest.raises(error, match=r"rho: expected a number in \[0, 1\)"):
+            check_probability(bad, "rho", open_low=False)
+    assert check_probability(0.0, "rho", open_low=False) == 0.0
 
 
 def test_check_scale_refuses_percent_unless_stated():

@@ -15,14 +15,21 @@ __all__ = [
     "check_array",
     "check_real",
     "check_choice",
+    "check_data_set_differences",
     "check_fraction_rope",
     "check_int",
     "check_positive",
     "check_probability",
+    "check_rho",
     "check_rope",
     "check_scale",
     "check_scaled_rope",
+    "check_score_scale",
 ]
+
+#: The correlation of the fold differences of 10-fold cross-validation, ``1/k``, taken
+#: when none is given and the number of folds fits that design.
+DEFAULT_RHO = 0.1
 
 
 def check_array(
@@ -62,14 +69,16 @@ def check_array(
         raise TypeError(f"{name}: expected an array of real numbers ({exc})") from None
     allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     if arr.ndim not in allowed:
-        shape_desc = " x ".join(axis_names) if axis_names else f"{allowed} dimensions"
+        shape = f" ({' x '.join(axis_names)})" if axis_names else ""
         raise ValueError(
-            f"{name}: expected a {'/'.join(map(str, allowed))}-D array ({shape_desc}), "
+            f"{name}: expected a {'/'.join(map(str, allowed))}-D array{shape}, "
             f"got shape {arr.shape}"
         )
     if min_size is not None and (arr.ndim == 0 or arr.shape[-1] < min_size):
         what = axis_names[-1] if axis_names else "values"
         got = 0 if arr.ndim == 0 else arr.shape[-1]
+        if min_size == 1:
+            raise ValueError(f"{name}: expected a non-empty array ({what}), got none")
         raise ValueError(f"{name}: expected at least {min_size} {what}, got {got}")
     bad = ~np.isfinite(arr)
     if bad.any():
@@ -109,6 +118,18 @@ def _refuse_non_numbers(x: object, name: str) -> None:
             f"{name}: expected an array of real numbers, got an array of "
             f"{'booleans' if 'b' in kinds else 'strings'}"
         )
+
+
+def check_data_set_differences(x: object, scale: str) -> np.ndarray:
+    """Check one difference per data set, for a test across data sets, on ``scale``.
+
+    Returns the differences as fractions (:func:`check_scale`); ``scale="raw"`` accepts any
+    finite real numbers unchanged (scores that are not accuracies, or simulated
+    differences). One data set is allowed: the posteriors and p-values are defined for it.
+    """
+    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
+    arr = check_array(x, "x", ndim=1, min_size=1, axis_names=("data sets",))
+    return arr if scale == "raw" else check_scale(arr, "x", scale=scale)
 
 
 def check_real(value: object, name: str, expected: str = "a real number") -> float:
@@ -160,6 +181,30 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
     raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
+def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
+    """Check that scores themselves (not their differences) are on the stated scale.
+
+    ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of them in
+    [0, 1] (those are fractions, which a division by 100 would shrink silently); ``"raw"``:
+    any score, unchecked.
+    """
+    if scale == "raw":
+        return
+    top = 1 if scale == "fraction" else 100
+    outside = (scores < 0) | (scores > top)
+    if np.any(outside):
+        raise ValueError(
+            f"{name} holds {scores[outside][0]:g}, outside [0, {top}] of scale={scale!r}; "
+            "pass scale='percent' for percentages, or scale='raw' for a score that is not "
+            "an accuracy (AUC, F1, RMSE, log-loss, ...)"
+        )
+    if scale == "percent" and np.all(scores <= 1):
+        raise ValueError(
+            f"{name} holds only values in [0, 1] although scale='percent'; these look like "
+            "fractions (scale='fraction')"
+        )
+
+
 def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     """Check a region of practical equivalence and return it as ``(low, high)``.
 
@@ -185,14 +230,32 @@ def check_probability(
     p: object, name: str, *, open_low: bool = True, open_high: bool = True
 ) -> float:
     """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
-    val = check_real(p, name, "a number in (0, 1)")
+    interval = f"{'(' if open_low else '['}0, 1{')' if open_high else ']'}"
+    val = check_real(p, name, f"a number in {interval}")
     low_ok = val > 0 if open_low else val >= 0
     high_ok = val < 1 if open_high else val <= 1
     if not (low_ok and high_ok and np.isfinite(val)):
-        lo = "(" if open_low else "["
-        hi = ")" if open_high else "]"
-        raise ValueError(f"{name}: expected a number in {lo}0, 1{hi}, got {val}")
+        raise ValueError(f"{name}: expected a number in {interval}, got {val}")
     return val
+
+
+def check_rho(rho: object, n_folds: int) -> float:
+    """Check the correlation ``rho`` of the fold differences; ``None`` takes the default.
+
+    ``rho = n_test / n_total`` (``1/k`` for k-fold cross-validation; Nadeau & Bengio 2003).
+    ``None`` stands for 10-fold cross-validation, :data:`DEFAULT_RHO`, which ``m`` runs of
+    it fit only if each data set has a multiple of 10 fold results; any other count means
+    another design, whose ``rho`` must be given.
+    """
+    if rho is not None:
+        return check_probability(rho, "rho", open_low=False)
+    if n_folds % round(1 / DEFAULT_RHO):
+        raise ValueError(
+            f"rho: the default {DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
+            f"sets have {n_folds} fold results each; give rho = n_test / n_total (1/k for "
+            "k-fold cross-validation)"
+        )
+    return DEFAULT_RHO
 
 
 def check_two_sided_threshold(t: object, name: str = "threshold") -> float:

@@ -43,12 +43,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from cvcompare._validation import check_rope
+from cvcompare._validation import DEFAULT_RHO, check_rho, check_rope
 from cvcompare.io import (
     fold_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
+    score_columns,
 )
 from cvcompare.report import build_report, compare_learners
 from cvcompare.report.analysis import Settings, run_test
@@ -117,7 +118,7 @@ def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -
 
 
 def _learners(table: pd.DataFrame) -> list[str]:
-    column = "learner" if "learner" in table.columns else "classifier"
+    column, _ = score_columns(table)
     return list(dict.fromkeys(table[column]))
 
 
@@ -260,24 +261,14 @@ _ROWS: dict[str, Callable[..., list[Row]]] = {
 
 #: Tests whose result depends on the correlation ``rho`` of the cross-validation.
 _RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
-_DEFAULT_RHO = 0.1
 
 
 def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[str]) -> None:
-    """Use rho = 0.1 when --rho is not given, unless the folds cannot be 10-fold CV.
-
-    ``m`` runs of 10-fold cross-validation give a multiple of 10 fold results per data set;
-    any other count means another design, whose ``rho`` the user has to state.
-    """
+    """Use rho = 0.1 when --rho is not given, unless the folds cannot be 10-fold CV
+    (:func:`cvcompare._validation.check_rho`) and a test depends on rho."""
     if args.rho_given:
         return
-    if _RHO_TESTS.intersection(tests) and n_folds % round(1 / _DEFAULT_RHO):
-        raise _ArgumentError(
-            f"--rho: the default {_DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
-            f"sets have {n_folds} fold results each; pass --rho n_test/n_total (1/k for "
-            "k-fold cross-validation)"
-        )
-    args.rho = _DEFAULT_RHO
+    args.rho = check_rho(None, n_folds) if _RHO_TESTS.intersection(tests) else DEFAULT_RHO
 
 
 def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
@@ -345,9 +336,7 @@ def _rank(args: argparse.Namespace) -> list[Row]:
     learners = _learners(table)
     if len(learners) < 2:
         raise _ArgumentError(f"FILE: ranking needs at least two learners, found {learners}")
-    for other in learners[1:]:
-        _pair(table, learners[0], other, args)  # the folds must be paired, as for compare
-    scores, datasets, learners = mean_score_matrix(table)
+    scores, datasets, learners = mean_score_matrix(table)  # the folds must be paired
     hib = args.higher_is_better
     fried = friedman_test(scores, alpha=args.alpha, higher_is_better=hib)
     nem = nemenyi_test(scores, alpha=args.alpha, higher_is_better=hib)
@@ -355,7 +344,10 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         from cvcompare.plots.cd_diagram import plot_cd_diagram
 
         ax = plot_cd_diagram(nem.avg_ranks, learners, nem.cd)
-        ax.figure.savefig(args.cd_diagram)
+        try:
+            ax.figure.savefig(args.cd_diagram)
+        except OSError as exc:
+            raise _ArgumentError(f"--cd-diagram: cannot write {args.cd_diagram}: {exc}") from None
     rows: list[Row] = [
         {"learner": name, "avg_rank": float(r)}
         for name, r in zip(learners, nem.avg_ranks, strict=True)
@@ -512,7 +504,9 @@ def _build_parser() -> _Parser:
         epilog="\n\n".join(__doc__.split("\n\n")[1:]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="{compare,rank,report}"
+    )
     common = _Parser(add_help=False)
     common.add_argument(
         "file",

@@ -29,7 +29,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from cvcompare._validation import check_array, check_scale
+from cvcompare._validation import check_array, check_choice, check_scale, check_score_scale
 
 __all__ = [
     "fold_differences",
@@ -37,6 +37,7 @@ __all__ = [
     "mean_score_matrix",
     "read_accuracies",
     "read_csv_scores",
+    "score_columns",
 ]
 
 # column names of the two tidy tables: (learner, dataset, fold, score)
@@ -48,7 +49,7 @@ def read_accuracies(
     path: str | PathLike[str],
     *,
     duplicates: Literal["drop", "keep", "error"] = "drop",
-    as_fraction: bool = False,
+    as_fraction: bool = True,
 ) -> pd.DataFrame:
     """Read per-fold accuracies in the block format of baycomp's ``accuracies.txt``.
 
@@ -63,8 +64,9 @@ def read_accuracies(
         occurrence ``"<name>#k"`` (this gives the 54 data sets the papers count); ``"error"``
         refuses the file. A repeated name with different values is always an error.
     as_fraction : bool
-        If true, accuracies are divided by 100; by default they are returned in percent, as
-        in the file.
+        By default accuracies are divided by 100, to the fractions that the tests of
+        :mod:`cvcompare.stats` take; false returns them in percent, as in the file (exact
+        decimal ties, e.g. for ranking).
 
     Returns
     -------
@@ -75,8 +77,9 @@ def read_accuracies(
     Raises
     ------
     ValueError
-        On a malformed file (the message names the line), accuracies outside [0, 100],
-        blocks with different data sets, or lines with different numbers of folds.
+        On a malformed file (the message names the line), accuracies outside [0, 100] or all
+        in [0, 1] (fractions, not the percentages of the format), blocks with different data
+        sets, or lines with different numbers of folds.
     """
     if duplicates not in ("drop", "keep", "error"):
         raise ValueError(f"duplicates: expected 'drop', 'keep' or 'error', got {duplicates!r}")
@@ -152,6 +155,11 @@ def read_accuracies(
         for clf, block in blocks.items()
     ]
     table = pd.concat(frames, ignore_index=True)
+    if np.all(table["accuracy"] <= 1):
+        raise ValueError(
+            f"{path}: every accuracy lies in [0, 1]; the format holds percentages, and these "
+            "look like fractions (read a file of fractions as a tidy CSV with read_csv_scores)"
+        )
     if as_fraction:
         table["accuracy"] /= 100.0
     return table
@@ -237,27 +245,19 @@ def read_csv_scores(
             f"{path}: (learner, dataset, fold) = ({row['learner']}, {row['dataset']}, "
             f"{row['fold']}) appears more than once"
         )
-    if scale == "percent" and np.all(np.abs(scores) <= 1):
-        raise ValueError(
-            f"{path}: scale='percent' but every score lies in [0, 1]; these look like "
-            "fractions (the default scale='fraction')"
-        )
-    if scale not in ("fraction", "percent", "raw"):
-        raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
-    if scale != "raw" and np.any((scores < 0) | (scores > (1 if scale == "fraction" else 100))):
-        top = 1 if scale == "fraction" else 100
-        bad = scores[(scores < 0) | (scores > top)][0]
-        raise ValueError(
-            f"{path}: column 'score' holds {bad:g}, outside [0, {top}] of scale={scale!r}; "
-            "pass scale='percent' for percentages, or scale='raw' for a score that is not "
-            "an accuracy (AUC, F1, RMSE, log-loss, ...)"
-        )
+    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
+    check_score_scale(scores, f"{path}: column 'score'", scale)
     table["score"] = check_scale(scores, "score", scale=scale)
     return table
 
 
-def _columns(table: pd.DataFrame) -> tuple[str, str]:
-    """Return the learner and score column names of a tidy table from either reader."""
+def score_columns(table: pd.DataFrame) -> tuple[str, str]:
+    """The learner and score column names of a tidy table from either reader.
+
+    ``("learner", "score")`` for :func:`read_csv_scores`, ``("classifier", "accuracy")``
+    for :func:`read_accuracies`; a ``TypeError`` for anything but a DataFrame, a
+    ``ValueError`` naming the expected columns otherwise.
+    """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(
             "table: expected a pandas DataFrame from read_csv_scores or read_accuracies, got "
@@ -304,7 +304,7 @@ def fold_differences(
     """
     if not isinstance(higher_is_better, bool):
         raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
-    learner_col, score_col = _columns(table)
+    learner_col, score_col = score_columns(table)
     known = list(dict.fromkeys(table[learner_col]))
     for name, value in (("a", a), ("b", b)):
         if value not in known:
@@ -319,15 +319,17 @@ def fold_differences(
             f"a, b: learners {a!r} and {b!r} do not have the same (dataset, fold) pairs, "
             f"e.g. {unpaired}"
         )
-    wide = (paired[a] - paired[b]).unstack("fold")
+    # each data set's differences in the order of its fold labels, which may be numbered
+    # per data set (0, ..., n - 1) or across them
+    diff = (paired[a] - paired[b]).groupby(level="dataset", sort=False)
     datasets = list(dict.fromkeys(pair.loc[pair[learner_col] == a, "dataset"]))
-    if wide.isna().any().any():
-        counts = sorted(set(wide.notna().sum(axis=1)))
+    counts = diff.size()
+    if counts.nunique() > 1:
         raise ValueError(
-            f"table: the data sets have different numbers of folds ({counts}); "
+            f"table: the data sets have different numbers of folds ({sorted(set(counts))}); "
             "every data set needs the same cross-validation design"
         )
-    x = wide.loc[datasets].to_numpy(dtype=float)
+    x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     return (x if higher_is_better else -x), datasets
 
 
@@ -385,9 +387,10 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
     Raises
     ------
     ValueError
-        If some learner has no result on some data set.
+        If some learner has no result on some data set, or lacks a fold that another
+        learner has on it (the means would then be over different folds).
     """
-    learner_col, score_col = _columns(table)
+    learner_col, score_col = score_columns(table)
     groups = table.groupby([learner_col, "dataset"], sort=False)[score_col]
     # exactly rounded sums: equal multisets of fold scores give bit-identical means (a tie
     # for the rank tests) whatever the order of the folds
@@ -399,4 +402,14 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
         gaps = means.isna().stack()
         learner, dataset = gaps[gaps].index[0][::-1]
         raise ValueError(f"table: learner {learner!r} has no result on data set {dataset!r}")
+    cover = table.groupby(["dataset", "fold"], sort=False)[learner_col].nunique()
+    if (cover < len(learners)).any():
+        dataset, fold = cover.index[np.argmax(cover.to_numpy() < len(learners))]
+        fold = fold.item() if isinstance(fold, np.generic) else fold
+        rows = table[(table["dataset"] == dataset) & (table["fold"] == fold)]
+        missing = next(name for name in learners if name not in set(rows[learner_col]))
+        raise ValueError(
+            f"table: learner {missing!r} has no score for fold {fold!r} of data set "
+            f"{dataset!r}, which other learners have; the folds must be paired"
+        )
     return means.to_numpy(dtype=float), datasets, learners

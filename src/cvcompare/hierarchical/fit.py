@@ -13,7 +13,13 @@ from typing import Literal
 
 import numpy as np
 
-from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
+from cvcompare._validation import (
+    check_array,
+    check_int,
+    check_probability,
+    check_scale,
+    check_scaled_rope,
+)
 from cvcompare.seeding import RngLike, as_generator
 
 from .diagnostics import HierarchicalDiagnostics
@@ -154,7 +160,7 @@ def fit_hierarchical(
     if arr.shape[0] < 2:
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
     arr = check_scale(arr, "x", scale=scale)
-    rope = check_rope(rope)
+    rope = check_scaled_rope(rope, scale)
     rho = check_probability(rho, "rho", open_low=False, open_high=True)
     if nu_prior not in NU_PRIORS:
         raise ValueError(f"nu_prior: expected one of {NU_PRIORS}, got {nu_prior!r}")

@@ -31,15 +31,18 @@ from tqdm import tqdm
 
 from cvcompare import __version__
 from cvcompare._validation import (
+    check_array,
     check_choice,
     check_int,
     check_probability,
+    check_rho,
     check_scaled_rope,
+    check_score_scale,
     check_two_sided_threshold,
 )
 from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
 from cvcompare.hierarchical.priors import has_scale
-from cvcompare.io import fold_differences, mean_differences, mean_score_matrix
+from cvcompare.io import fold_differences, mean_differences, mean_score_matrix, score_columns
 from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
     CorrelatedTPosterior,
@@ -95,8 +98,10 @@ class Settings:
 
     Attributes
     ----------
-    rho : float
-        Correlation of the fold differences (``1/k`` for k-fold cross-validation).
+    rho : float, optional
+        Correlation of the fold differences (``1/k`` for k-fold cross-validation). By
+        default 0.1, for runs of 10-fold cross-validation; refused as a default where the
+        number of folds per data set is not a multiple of 10.
     rope : tuple of float
         Region of practical equivalence, in the unit of the differences.
     alpha : float
@@ -228,10 +233,6 @@ class ComparisonResults:
     reading: tuple[str, ...] = ()
 
 
-def _learner_column(table: pd.DataFrame) -> str:
-    return "learner" if "learner" in table.columns else "classifier"
-
-
 def _unit(settings: Settings) -> str:
     """Scale under which the tests take the differences (fractions, or raw scores)."""
     return "raw" if settings.scale == "raw" else "fraction"
@@ -323,7 +324,7 @@ def compare_learners(
     table: pd.DataFrame,
     *,
     learners: Sequence[str] | None = None,
-    rho: float = 0.1,
+    rho: float | None = None,
     rope: tuple[float, float] = (-0.01, 0.01),
     alpha: float = 0.05,
     threshold: float = 0.95,
@@ -349,8 +350,10 @@ def compare_learners(
     learners : sequence of str, optional
         The learners to compare, in this order (pairs are ``(learners[i], learners[j])``,
         ``i < j``); all learners of the table by default, in order of appearance.
-    rho : float
-        Correlation of the fold differences (``1/k`` for k-fold cross-validation).
+    rho : float, optional
+        Correlation of the fold differences (``1/k`` for k-fold cross-validation). By
+        default 0.1, for runs of 10-fold cross-validation; refused as a default where the
+        number of folds per data set is not a multiple of 10.
     rope : tuple of float
         Region of practical equivalence, on the fraction scale for accuracies, in the
         score's unit for ``scale="raw"``.
@@ -370,7 +373,7 @@ def compare_learners(
     n_samples : int
         Monte Carlo draws of the signed-rank, sign and IDP tests.
     hierarchical : bool
-        Fit the hierarchical model (Stan) to every pair.
+        Fit the hierarchical model (Stan) to every pair (True or False).
     chains, warmup, draws : int
         NUTS settings of the hierarchical model.
     progress : bool, optional
@@ -389,20 +392,35 @@ def compare_learners(
     Raises
     ------
     ValueError
-        On unknown learners, fewer than two learners, learners without the same folds, or
-        a bad setting (naming it).
+        On unknown learners, fewer than two learners, learners without the same folds,
+        scores not on ``scale`` (e.g. fractions with ``scale="percent"``, which a table from
+        :func:`cvcompare.io.read_csv_scores` with ``scale="percent"`` already holds), or a
+        bad setting (naming it).
+    TypeError
+        If ``table`` is not a DataFrame, ``learners`` a single string, or a flag not a bool.
     """
-    column = _learner_column(table)
+    column, score = score_columns(table)
     known = list(dict.fromkeys(table[column]))
+    if isinstance(learners, str):
+        raise TypeError(
+            f"learners: expected a sequence of learner names, got the string {learners!r}"
+        )
     chosen = known if learners is None else list(learners)
     for name in chosen:
         if name not in known:
             raise ValueError(f"learners: unknown learner {name!r}; the table has {known}")
     if len(chosen) < 2 or len(set(chosen)) != len(chosen):
         raise ValueError(f"learners: expected at least two different learners, got {chosen}")
+    for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag}: expected True or False, got {value!r}")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
+    sub = table[table[column].isin(chosen)]
+    scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
+    check_score_scale(scores, f"table: column {score!r}", scale)
+    n_folds = int(sub.groupby([column, "dataset"]).size().max())
     settings = Settings(
-        rho=check_probability(rho, "rho", open_low=False),
+        rho=check_rho(rho, n_folds),
         rope=check_scaled_rope(rope, scale),
         alpha=check_probability(alpha, "alpha"),
         threshold=check_two_sided_threshold(threshold),
@@ -410,14 +428,11 @@ def compare_learners(
         n_samples=check_int(n_samples, "n_samples", minimum=1),
         scale=scale,
         higher_is_better=higher_is_better,
-        hierarchical=bool(hierarchical),
+        hierarchical=hierarchical,
         chains=check_int(chains, "chains", minimum=1),
         warmup=check_int(warmup, "warmup", minimum=1),
         draws=check_int(draws, "draws", minimum=4),
     )
-    if not isinstance(higher_is_better, bool):
-        raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
-    sub = table[table[column].isin(chosen)]
     pairs = [_analyse_pair(sub, a, b, settings) for a, b in itertools.combinations(chosen, 2)]
     if hierarchical and pairs[0].q >= 2:
         pairs = _fit_hierarchical(pairs, settings, progress)

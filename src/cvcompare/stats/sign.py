@@ -34,11 +34,10 @@ from scipy import integrate, special
 from cvcompare._validation import (
     check_array,
     check_choice,
-    check_fraction_rope,
+    check_data_set_differences,
     check_int,
     check_positive,
-    check_rope,
-    check_scale,
+    check_scaled_rope,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -188,10 +187,8 @@ def bayesian_sign_test(
     >>> post.counts, round(post.p_right, 3)
     ((1, 0, 5), 0.942)
     """
-    arr = check_array(x, "x", ndim=1, min_size=1, axis_names=("data sets",))
-    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    z = arr if scale == "raw" else check_scale(arr, "x", scale=scale)
-    low, high = check_rope(rope) if scale == "raw" else check_fraction_rope(rope)
+    z = check_data_set_differences(x, scale)
+    low, high = check_scaled_rope(rope, scale)
     s = check_positive(prior_strength, "prior_strength")
     place = check_choice(prior_place, "prior_place", _REGIONS)
     n_samples = check_int(n_samples, "n_samples", minimum=1)

@@ -53,13 +53,11 @@ import numpy as np
 from scipy import stats
 
 from cvcompare._validation import (
-    check_array,
     check_choice,
-    check_fraction_rope,
+    check_data_set_differences,
     check_int,
     check_positive,
-    check_rope,
-    check_scale,
+    check_scaled_rope,
     check_two_sided_threshold,
 )
 from cvcompare.seeding import RngLike, as_generator
@@ -100,19 +98,8 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 # --------------------------------------------------------------------------------------------
-# validation helpers
+# decision thresholds
 # --------------------------------------------------------------------------------------------
-
-
-def _differences(x: object, scale: str) -> np.ndarray:
-    """Check a vector of per-data-set differences and return it on the fraction scale.
-
-    ``scale="raw"`` accepts any finite real numbers unchanged (scores that are not accuracies,
-    or simulated differences): the signed-rank tests do not depend on the unit.
-    """
-    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    arr = check_array(x, "x", ndim=1, min_size=1, axis_names=("data sets",))
-    return arr if scale == "raw" else check_scale(arr, "x", scale=scale)
 
 
 def loss_threshold(l0: float = 1.0, l1: float = 1.0) -> float:
@@ -215,7 +202,7 @@ def wilcoxon_test(
     >>> round(res.pvalue, 4)
     0.0312
     """
-    z = _differences(x, scale)
+    z = check_data_set_differences(x, scale)
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     zero_method = check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
     method = check_choice(method, "method", ("auto", "exact", "approx"))
@@ -304,7 +291,7 @@ def sign_test(
     >>> round(res.pvalue, 4)
     0.0703
     """
-    z = _differences(x, scale)
+    z = check_data_set_differences(x, scale)
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     zero_method = check_choice(zero_method, "zero_method", ("drop", "split"))
     n_pos, n_neg = int(np.sum(z > 0)), int(np.sum(z < 0))
@@ -488,7 +475,7 @@ def dp_signed_rank(
     >>> round(post.mean, 4)  # R+ = 2 T+ / (n (n + 1)) = 2 * 14 / 30
     0.9333
     """
-    z = _differences(x, scale)
+    z = check_data_set_differences(x, scale)
     n_samples, gen = _check_mc(n_samples, rng)
     draws, _ = _dp_theta_draws(z, n_samples, gen)
     p, mc_se = _mc_probability(draws > 0.5)
@@ -645,7 +632,7 @@ def idp_signed_rank(
     >>> post.lower_prob <= post.upper_prob
     True
     """
-    z = _differences(x, scale)
+    z = check_data_set_differences(x, scale)
     s = check_positive(s, "s")
     n_samples, gen = _check_mc(n_samples, rng)
     theta, obs_total = _dp_theta_draws(z, n_samples, gen)
@@ -783,8 +770,8 @@ def bayesian_signed_rank(
     >>> post.decision()
     'right'
     """
-    z = _differences(x, scale)
-    low, high = check_rope(rope) if scale == "raw" else check_fraction_rope(rope)
+    z = check_data_set_differences(x, scale)
+    low, high = check_scaled_rope(rope, scale)
     s = check_positive(prior_strength, "prior_strength")
     n_samples, gen = _check_mc(n_samples, rng)
     pairs = PairSums(np.concatenate([[0.0], z]), (2.0 * low, 2.0 * high))
