@@ -25,6 +25,7 @@ __all__ = [
     "FIGURES",
     "READS",
     "FigureReads",
+    "ERROR_BARS",
     "errorbar_2se",
     "register_figure",
     "select",
@@ -91,6 +92,10 @@ def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFr
         known = sorted(table["metric"].unique())
         raise ValueError(f"aggregate: no rows for metric {metric!r} (metrics: {known})")
     return sel
+
+
+#: The legend title of every figure with error bars: what the bars are.
+ERROR_BARS = "error bars: ± 2 Monte Carlo standard errors"
 
 
 def errorbar_2se(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:

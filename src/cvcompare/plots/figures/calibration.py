@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import FigureReads, register_figure, select
+from cvcompare.plots.figures._registry import ERROR_BARS, FigureReads, register_figure, select
 
 __all__ = ["figure_p_naive"]
 
@@ -70,10 +70,19 @@ def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figu
             0.05, color="grey", linewidth=0.8, linestyle=":", label=r"nominal $\alpha$ = 0.05"
         )
         ax.set_xlabel(xlabel)
+    axes[0].set_xticks(sorted(panels[0][1]["m"].unique()))  # m counts runs: ticks at the grid
     axes[0].set_ylim(bottom=0)  # after both panels: the shared axis spans all their data
     axes[0].set_ylabel("type I error (one-sided)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="small")
+    fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=3,
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
     if title:
         fig.suptitle(title)
     return fig

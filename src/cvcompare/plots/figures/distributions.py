@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select, series_reads
+from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select, series_reads
 
 __all__ = ["figure_p_f1"]
 
@@ -42,11 +42,13 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         Four panels as in Corani & Benavoli (2015), Fig. 1: (a) Wilcoxon case 1, (b)
         Wilcoxon case 2, (c) Poisson case 1, (d) Poisson case 2. The smallest ``rho`` is
         drawn as bars, any other as outlines; error bars are two Monte Carlo standard
-        errors of the share of runs in each bin.
+        errors of the share of runs in each bin. The panels of one test share their
+        vertical scale.
     """
     cases = sorted(select(aggregate, _ROWS[0][0], ["case", "rho", "bin_low"])["case"].unique())
     fig = Figure(figsize=(4.2 * len(cases), 6.4), layout="constrained")
-    axes = fig.subplots(len(_ROWS), len(cases), squeeze=False)
+    # the cases of one test share their vertical scale, so that they compare at a glance
+    axes = fig.subplots(len(_ROWS), len(cases), squeeze=False, sharey="row")
     letters = iter("abcdefgh")
     for r, (metric, test, xlabel) in enumerate(_ROWS):
         sel = select(aggregate, metric, ["case", "rho", "bin_low", "bin_high"])
@@ -97,7 +99,15 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
             if c == 0:
                 ax.set_ylabel("share of runs")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize="small")
+    fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=len(labels),
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
     if title:
         fig.suptitle(title)
     return fig

@@ -13,7 +13,13 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import errorbar_2se, register_figure, select, series_reads
+from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
+    errorbar_2se,
+    register_figure,
+    select,
+    series_reads,
+)
 
 __all__ = ["figure_w_f2"]
 
@@ -71,7 +77,15 @@ def figure_w_f2(
         ax.set_title(f"loss of a type I error $l_1$ = {l1} ($l_0$ = 1)")
     axes[0].set_ylabel("average loss / share of runs")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="small")
+    fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=2,
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
     if title:
         fig.suptitle("\n".join(textwrap.wrap(title, 45 * len(shown))))
     return fig

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select
 
 __all__ = ["figure_replicability_split"]
 
@@ -81,7 +81,9 @@ def figure_replicability_split(
         ax.set_xticks(x, list(_TESTS.values()))
         ax.set_ylim(0, 1.05)
     axes[0].set_ylabel("replicability R")
-    fig.legend(loc="outside lower center", ncols=2, frameon=False)
+    fig.legend(
+        loc="outside lower center", ncols=2, frameon=False, title=ERROR_BARS, title_fontsize="small"
+    )
     if title:
         fig.suptitle(title)
     return fig

@@ -20,6 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
     FigureReads,
     errorbar_2se,
     register_figure,
@@ -104,7 +105,15 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
     axes[0].set_ylabel("power (type I error at 0)")
     handles, labels = axes[0].get_legend_handles_labels()
     ncols = min(len(labels), 2 * len(qs))
-    fig.legend(handles, labels, loc="outside lower center", ncols=ncols, fontsize="small")
+    fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=ncols,
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
     if title:
         fig.suptitle(title)
     return fig
@@ -124,7 +133,14 @@ def _draw_series(
 
 def _legend_below(ax: Axes) -> None:
     """Put the legend under the axes, clear of the data."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, fontsize="small")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        ncol=2,
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
 
 
 def _one_panel(
