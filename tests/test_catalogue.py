@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from cvcompare.experiments.catalogue import load_all, targets_markdown
+from cvcompare.experiments.reference import reference_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,3 +32,31 @@ def test_every_target_and_claim_is_listed():
         for claim in spec.paper_numbers:
             assert f"- {claim['claim']}: paper {claim['paper']}" in page
     assert "shared/" not in page and "REPLICATION" not in page
+
+
+def test_the_committed_building_blocks_page_is_up_to_date():
+    actual = (ROOT / "docs" / "building-blocks.md").read_text()
+    assert actual == reference_markdown(), (
+        "docs/building-blocks.md is out of date: python -m cvcompare.experiments.reference "
+        "> docs/building-blocks.md"
+    )
+
+
+def test_the_building_blocks_page_lists_everything_a_file_can_name():
+    from cvcompare.experiments import METRIC_KINDS
+    from cvcompare.experiments.analyses import ANALYSES
+    from cvcompare.experiments.registry import TESTS
+    from cvcompare.plots.figures import FIGURES
+    from cvcompare.simulate.deltas import DISTRIBUTIONS
+    from cvcompare.simulate.scenario import GENERATOR_KEYS
+
+    page = reference_markdown()
+    for name in GENERATOR_KEYS:
+        assert f"### `{name}`\n\n" in page  # with its description from the docstring
+    for name in TESTS:
+        assert f"### `{name}`: {TESTS[name].title}\n" in page
+    for names in (DISTRIBUTIONS, METRIC_KINDS, FIGURES, ANALYSES):
+        for name in names:
+            assert f"| `{name}` | " in page
+    # every metric kind and generator has a description (no empty cells or paragraphs)
+    assert "|  |" not in page and "\n\n\n" not in page

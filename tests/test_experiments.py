@@ -275,6 +275,53 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["grid"][0].update(paths=["delta.value"]),
             r"grid\[0\]: .* is valid under each of",
         ),
+        # setting values, at every fidelity and grid point, as a job would check them
+        (
+            lambda r: r["tests"][1]["settings"].update(alternative="two_sided"),
+            r"test 'signed_rank': alternative: expected one of 'two-sided', 'greater', 'less', "
+            r"got 'two_sided' \(at smoke fidelity, grid point delta~0.0/m~1\)",
+        ),
+        (
+            lambda r: r["tests"][0]["settings"].update(alpha="0.05"),
+            r"test 'poisson': alpha: expected a number in \(0, 1\), got '0.05'",
+        ),
+        (
+            lambda r: r["tests"][0].update(by_fidelity={"paper": {"alpha": 5}}),
+            r"test 'poisson': alpha: expected a number in \(0, 1\), got 5.0 \(at paper fidelity",
+        ),
+        (
+            lambda r: r["grid"].append(
+                {"name": "level", "path": "tests.poisson.alpha", "values": [0.05, 1.5]}
+            ),
+            r"alpha: expected a number in \(0, 1\), got 1.5 \(at smoke fidelity, grid point "
+            r"delta~0.0/m~1/level~1.5\)",
+        ),
+        (
+            lambda r: r["tests"].append({"id": "t", "test": "correlated_ttest"}),
+            r"test 't': correlated_ttest compares learners on one data set; expected scenario "
+            r"q = 1, got 8",
+        ),
+        # a rate reads decisions, not numbers
+        (
+            lambda r: r["metrics"].append(
+                {"id": "p", "kind": "rate", "column": "pvalue", "tests": ["signed_rank"]}
+            ),
+            r"metric 'p': column 'pvalue' holds no decisions \(True or False\)",
+        ),  # fmt: skip
+        # a table whose rows and columns leave several numbers per cell
+        (
+            lambda r: r["table"].update(rows=["delta"]),
+            r"table: add the grid axis 'm' to the rows or columns, so that each cell holds one",
+        ),
+        (
+            lambda r: r["table"].update(columns=["m"]),
+            r"table: add `test` to the rows or columns, .* \(metric 'power' is computed for "
+            r"\['poisson', 'signed_rank'\]\)",
+        ),
+        (
+            lambda r: r["table"].pop("metrics"),
+            r"table: add `metric` to the rows or columns, .* \(metrics shown: \['power', 'gap'\]\)",
+        ),
     ],
 )
 def test_bad_experiment_files_give_helpful_messages(edit, message):
@@ -513,6 +560,15 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
     assert "- `poisson`: Poisson-binomial test" in md and "- `signed_rank`" not in md
     assert md.index("Tests:") < md.index("Metrics:")
+    # a metric restricted to runs of which there were none has no value: a dash, explained
+    first = long.index == 0
+    undefined = long.assign(
+        value=long["value"].mask(first), se=long["se"].mask(first), n=long["n"].mask(first, 0)
+    )
+    lines = table_markdown(undefined, spec.table, spec.title).splitlines()
+    assert lines[4] == "| 0.0 | – | 0.200 ± 0.020 | 0.020 ± 0.010 | 0.200 ± 0.020 |"
+    assert "–: undefined, since no replication of that grid point met the condition" in lines[-1]
+    assert "nan" not in "\n".join(lines) and "–" not in table_markdown(long, spec.table, "t")
     # ids without a meaning (no key, or a metric without a description) are not listed
     assert "Tests:" not in table_markdown(long, spec.table, "t")
     assert "Metrics:" not in table_markdown(long, spec.table, "t", table_key(spec_of(), "quick"))

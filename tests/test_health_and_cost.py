@@ -55,6 +55,17 @@ def test_experiments_without_fits_have_no_health_rows():
     assert sampler_health({"H-X": agg}).empty
 
 
+def test_every_simulation_with_fits_reports_the_share_refitted():
+    # the health table's "Refitted" column reads the metric `refitted`: an experiment whose
+    # fits are counted (a rate over diag_ok) must report it too, or the column stays empty
+    for path in sorted((ROOT / "config" / "experiments").glob("*.yaml")):
+        spec = load_experiment(path, schema=SCHEMA)
+        rates = {m["column"]: m for m in spec.metrics if m["kind"] == "rate"}
+        if "diag_ok" in rates:
+            assert "refitted" in rates, f"{path.name}: no rate metric over the column refitted"
+            assert rates["refitted"]["tests"] == rates["diag_ok"]["tests"], path.name
+
+
 def test_comparison_rows_carry_the_pooled_and_the_lowest_share():
     spec = load_experiment(ROOT / "config" / "experiments" / "H-F2.yaml", schema=SCHEMA)
     rows = _rows({10: 1, 50: 4}).assign(experiment="H-F2")

@@ -391,6 +391,17 @@ def test_a_bad_configuration_stops_with_a_helpful_message(tmp_path):
     assert 'File "' not in out and "Traceback" not in out
 
 
+def test_a_dry_run_names_experiment_files_no_configuration_lists(tmp_path):
+    work = workdir_with_config(tmp_path)  # adds T-small.yaml, listed nowhere
+    proc = snakemake(work, "-n", "--config", "experiments=[P-F2a]", check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (line,) = [x for x in (proc.stdout + proc.stderr).splitlines() if "not run, since" in x]
+    # the default list's other experiments are a chosen subset's, not forgotten files
+    assert line.startswith(
+        "cvcompare: not run, since no configuration lists them under `experiments`: T-small ("
+    )
+
+
 def _check_in_root(tool, *args):
     """Run ``tool`` of the environment in the project root; return its output if it passes."""
     proc = subprocess.run(

@@ -49,6 +49,28 @@ try:
 except SpecError as error:
     # the message names the file and the entry: a traceback would only add noise
     sys.exit(f"cvcompare: {error}")
+
+
+def unlisted_experiments():
+    """Experiment files that neither the run's configuration nor config/config.yaml lists
+    under `experiments` (a new file someone forgot to list; a run of a chosen subset does
+    not count the default list's files)."""
+    default = Path("config/config.yaml")
+    listed = set(EXPERIMENTS) | set(
+        load_yaml(default).get("experiments", []) if default.is_file() else []
+    )
+    found = Path(config["experiments_dir"]).glob("*.yaml")
+    return sorted(path.stem for path in found if path.stem not in listed)
+
+
+UNLISTED = unlisted_experiments()
+if UNLISTED:
+    print(
+        f"cvcompare: not run, since no configuration lists them under `experiments`: "
+        f"{', '.join(UNLISTED)} (add them to config/config.yaml, or run them with "
+        "--config 'experiments=[ID,...]')",
+        file=sys.stderr,
+    )
 FIDELITY = config["fidelity"]
 SIMULATIONS = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "simulation"]
 # Simulations that fit the hierarchical model (their sampler health is reported).

@@ -307,10 +307,20 @@ def _column(rows: pd.DataFrame, column: str, metric: str) -> pd.Series:
 
 
 def _bool_column(rows: pd.DataFrame, column: str, metric: str) -> np.ndarray:
+    """A column of decisions: every value True or False (a column holding numbers is
+    refused, not read as "non-zero")."""
     col = _column(rows, column, metric)
     if col.isna().any():
         raise ValueError(f"metric {metric!r}: column {column!r} has missing values")
-    return col.to_numpy(dtype=bool)
+    values = col.to_numpy()
+    if values.dtype != bool:
+        other = next((v for v in values if not isinstance(v, (bool, np.bool_))), None)
+        if other is not None:
+            raise TypeError(
+                f"metric {metric!r}: column {column!r} holds {other!r}; expected True or "
+                "False in every row (a column of decisions)"
+            )
+    return values.astype(bool)
 
 
 def _rate(rows: pd.DataFrame, m: Mapping[str, Any], _: pd.DataFrame | None) -> Estimate:

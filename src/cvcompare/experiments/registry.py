@@ -55,10 +55,19 @@ from typing import Any
 
 import numpy as np
 
-from cvcompare._validation import check_probability, check_rope
+from cvcompare._validation import (
+    check_choice,
+    check_int,
+    check_positive,
+    check_probability,
+    check_rope,
+)
+from cvcompare.hierarchical.fit import NU_PRIORS, TOP_LEVELS
+from cvcompare.hierarchical.runners import RUNNERS
 from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 
 __all__ = [
+    "BOOLEAN_COLUMNS",
     "COMMON_COLUMNS",
     "TESTS",
     "RegisteredTest",
@@ -86,6 +95,14 @@ COMMON_COLUMNS = frozenset(
     }
 )
 
+#: Columns of decisions (True or False in every row a test writes them; ``error`` is
+#: None where the IDP test is indeterminate): the only columns a metric of kind ``rate`` or
+#: ``replicability`` or a ``given`` condition can read.
+BOOLEAN_COLUMNS = frozenset(
+    {"reject", "diag_ok", "refitted", "diag_ok_first", "prefer_y", "error", "indeterminate",
+     "determinate"}
+)  # fmt: skip
+
 Adapter = Callable[[Any, dict[str, Any], np.random.Generator], dict[str, Any]]
 
 
@@ -104,33 +121,54 @@ class RegisteredTest:
         Every setting the test accepts, with its default.
     columns : frozenset of str
         The result columns the adapter writes.
+    single_data_set : bool
+        The test compares two learners on one data set: the scenario must have ``q = 1``.
     """
 
     adapter: Adapter
     title: str
     defaults: Mapping[str, Any]
     columns: frozenset[str]
+    single_data_set: bool = False
+
+    def check(self, settings: Mapping[str, Any], what: str = "test") -> dict[str, Any]:
+        """The settings checked, name and value (:data:`SETTING_CHECKS`), with the defaults
+        filled in and each value in the form the adapter takes (e.g. a rope as a tuple)."""
+        full = check_settings(self, settings, what)
+        try:
+            return {key: SETTING_CHECKS[key](value, key) for key, value in full.items()}
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{what}: {exc}") from None
 
     def __call__(
         self, sim: Any, settings: Mapping[str, Any], rng: np.random.Generator
     ) -> dict[str, Any]:
         """Run the adapter with the settings checked and completed."""
-        return self.adapter(sim, check_settings(self, settings, "test"), rng)
+        return self.adapter(sim, self.check(settings), rng)
 
 
 TESTS: dict[str, RegisteredTest] = {}
 
 
 def register(
-    name: str, *, title: str, defaults: Mapping[str, Any], columns: set[str] | frozenset[str]
+    name: str,
+    *,
+    title: str,
+    defaults: Mapping[str, Any],
+    columns: set[str] | frozenset[str],
+    single_data_set: bool = False,
 ) -> Callable[[Adapter], Adapter]:
     """Register an adapter under ``name`` with what it is in words (``title``), its
-    settings' defaults and its columns."""
+    settings' defaults (each name checked by :data:`SETTING_CHECKS`), its columns and
+    whether it takes a single data set."""
+    unchecked = set(defaults) - set(SETTING_CHECKS)
+    if unchecked:
+        raise ValueError(f"test {name!r}: no check for the setting(s) {sorted(unchecked)}")
 
     def deco(fn: Adapter) -> Adapter:
         if name in TESTS:
             raise ValueError(f"test {name!r} is registered twice")
-        TESTS[name] = RegisteredTest(fn, title, dict(defaults), frozenset(columns))
+        TESTS[name] = RegisteredTest(fn, title, dict(defaults), frozenset(columns), single_data_set)
         return fn
 
     return deco
@@ -158,13 +196,63 @@ def check_settings(
     return {**entry.defaults, **settings}
 
 
+def _one_of(*choices: str) -> Callable[[Any, str], str]:
+    return lambda value, name: check_choice(value, name, choices)
+
+
+def _integer(minimum: int) -> Callable[[Any, str], int]:
+    return lambda value, name: check_int(value, name, minimum=minimum)
+
+
+def _heuristic_or_rho(value: Any, name: str) -> str | float:
+    """``"heuristic"`` (each data set's own rho) or a fixed rho in [0, 1)."""
+    if value == "heuristic":
+        return value
+    if isinstance(value, str):
+        raise TypeError(f"{name}: expected 'heuristic' or a number in [0, 1), got {value!r}")
+    return check_probability(value, name, open_low=False)
+
+
+def _refit_scale(value: Any, name: str) -> float:
+    scale = check_positive(value, name)
+    if scale < 1:
+        raise ValueError(f"{name}: expected a number >= 1, got {scale}")
+    return scale
+
+
+#: How the value of each test setting is checked, by setting name, when an experiment file
+#: is loaded and again before a test runs: ``check(value, name)`` returns the value in the
+#: form the adapter takes, or raises naming the setting. These are the checks of the
+#: library functions the settings are passed to, so a dry run refuses what a job would.
+SETTING_CHECKS: dict[str, Callable[[Any, str], Any]] = {
+    "alternative": _one_of("two-sided", "greater", "less"),
+    "alpha": check_probability,
+    "method": _one_of("exact", "montecarlo"),
+    "rho": _heuristic_or_rho,
+    "rope": check_rope,
+    "n_samples": _integer(1),
+    "l0": check_positive,
+    "l1": check_positive,
+    "s": check_positive,
+    "nu_prior": _one_of(*NU_PRIORS),
+    "top_level": _one_of(*TOP_LEVELS),
+    "runner": _one_of(*RUNNERS),
+    "chains": _integer(1),
+    "warmup": _integer(1),
+    "draws": _integer(4),
+    "adapt_delta": check_probability,
+    "max_treedepth": _integer(1),
+    "refits": _integer(0),
+    "refit_scale": _refit_scale,
+    "refit_adapt_delta": check_probability,
+}
+
 _FREQUENTIST = {"alternative": "two-sided", "alpha": 0.05}
 _FREQUENTIST_COLUMNS = {"statistic", "pvalue", "reject"}
 
 
-def _frequentist_row(res: Any, alpha: object) -> dict[str, Any]:
+def _frequentist_row(res: Any, alpha: float) -> dict[str, Any]:
     """The columns of a frequentist result: statistic, p-value, ``reject = pvalue < alpha``."""
-    alpha = check_probability(alpha, "alpha")
     return {
         "statistic": float(res.statistic),
         "pvalue": float(res.pvalue),
@@ -231,6 +319,7 @@ def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> di
     title="correlated t-test",
     defaults={**_FREQUENTIST, "rho": "heuristic"},
     columns=_FREQUENTIST_COLUMNS,
+    single_data_set=True,
 )
 def _correlated_t(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Correlated t-test (Nadeau & Bengio 2003; Corani & Benavoli 2015, Eq. 1) on one data set.
@@ -252,8 +341,6 @@ def _correlated_t(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
     rho = settings["rho"]
     if rho == "heuristic":
         rho = float(np.asarray(sim.rho)[0])
-    elif isinstance(rho, bool) or not isinstance(rho, (int, float)):
-        raise TypeError(f"rho: expected 'heuristic' or a number in [0, 1), got {rho!r}")
     res = correlated_ttest(diffs[0], rho=rho, alternative=settings["alternative"])
     return _frequentist_row(res, settings["alpha"])
 
@@ -270,7 +357,7 @@ def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[s
 
     res = bayesian_signed_rank(
         sim.mean_diffs,
-        rope=check_rope(settings["rope"]),
+        rope=settings["rope"],
         n_samples=settings["n_samples"],
         rng=rng,
     )
@@ -289,7 +376,7 @@ def _truth(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict
 
     Settings: ``rope``. A difference on a rope bound counts as inside the rope.
     """
-    low, high = check_rope(settings["rope"])
+    low, high = settings["rope"]
     delta = np.asarray(sim.true_delta, dtype=float)
     return {
         "true_mean": float(delta.mean()),
@@ -372,7 +459,7 @@ def fit_from_settings(
     """
     from cvcompare.hierarchical.remedy import fit_with_remedy
 
-    kwargs = {**settings, "rope": check_rope(settings["rope"])}
+    kwargs = dict(settings)
     remedy = {
         "refits": kwargs.pop("refits"),
         "scale": kwargs.pop("refit_scale"),

@@ -48,7 +48,7 @@ import jsonschema
 import yaml
 
 from cvcompare.experiments.metrics import METRIC_KINDS
-from cvcompare.experiments.registry import COMMON_COLUMNS, TESTS, check_settings
+from cvcompare.experiments.registry import BOOLEAN_COLUMNS, COMMON_COLUMNS, TESTS
 
 __all__ = [
     "FIDELITIES",
@@ -452,11 +452,20 @@ class ExperimentSpec:
             unknown = set(t.by_fidelity) - set(FIDELITIES)
             if unknown:
                 fail(f"test {t.id!r}: by_fidelity keys must be among {FIDELITIES}, got {unknown}")
+            registered = TESTS[t.test]
+            # the settings every job of every fidelity would run with, values included
             for fid in FIDELITIES:
-                try:
-                    check_settings(TESTS[t.test], t.resolved(fid)["settings"], f"test {t.id!r}")
-                except ValueError as exc:
-                    fail(str(exc))
+                for p in self.points(fid):
+                    where = f"{fid} fidelity, grid point {p.label}"
+                    try:
+                        registered.check(self.test_at(t, p, fid)["settings"], f"test {t.id!r}")
+                    except (TypeError, ValueError) as exc:
+                        fail(f"{exc} (at {where})")
+                    if registered.single_data_set and p.scenario.get("q") != 1:
+                        fail(
+                            f"test {t.id!r}: {t.test} compares learners on one data set; "
+                            f"expected scenario q = 1, got {p.scenario.get('q')} (at {where})"
+                        )
             columns[t.id] = TESTS[t.test].columns | COMMON_COLUMNS | self._grid_names()
         metric_labels: dict[str, set[str]] = {}
         for m in self.metrics:
@@ -485,6 +494,16 @@ class ExperimentSpec:
                             f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
                             f"columns: {sorted(columns[tid])}"
                         )
+            decisions = [m["given"]["column"]] if given else []
+            if m["kind"] in ("rate", "replicability"):
+                decisions.append(m["column"])
+            for col in decisions:
+                if col not in BOOLEAN_COLUMNS:
+                    fail(
+                        f"metric {m['id']!r}: column {col!r} holds no decisions (True or "
+                        "False), which a rate, a replicability and a `given` condition "
+                        f"read; columns of decisions: {sorted(BOOLEAN_COLUMNS)}"
+                    )
             edges = m.get("bins", [])
             if any(b <= a for a, b in itertools.pairwise(edges)):
                 fail(f"metric {m['id']!r}: bins must increase, got {m['bins']}")
@@ -559,6 +578,26 @@ class ExperimentSpec:
             for mid in self.table.get("metrics", []):
                 if mid not in metrics:
                     fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
+            self._check_table_cells(fail, metrics)
+
+    def _check_table_cells(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
+        """The table's rows and columns together name one number per cell: every grid axis
+        with several values, ``metric`` for several metrics, ``test`` for a metric of
+        several tests."""
+        keys = {*self.table["rows"], *self.table["columns"]}
+        shown = list(self.table.get("metrics", metrics))
+        why = "so that each cell holds one number"
+        if "metric" not in keys and len(shown) > 1:
+            fail(f"table: add `metric` to the rows or columns, {why} (metrics shown: {shown})")
+        several = [m for m in shown if len(metrics[m]) > 1]
+        if "test" not in keys and several:
+            fail(
+                f"table: add `test` to the rows or columns, {why} (metric {several[0]!r} is "
+                f"computed for {sorted(metrics[several[0]])})"
+            )
+        for axis in self.grid:
+            if axis.name not in keys and any(len(axis.values_at(f)) > 1 for f in FIDELITIES):
+                fail(f"table: add the grid axis {axis.name!r} to the rows or columns, {why}")
 
     def _check_figure(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
         """The figure function exists, and the metrics (with their tests) and grid axes it

@@ -4,7 +4,8 @@ An experiment's ``table`` entry names the aggregate columns that form the rows a
 columns of the table (grid axes, ``test``, ``metric``) and optionally the metrics shown,
 e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric]``. The
 CSV keeps every number with its standard error; the Markdown rounds to ``digits`` and
-writes ``value ± se`` where the number is estimated, ``value`` where it is exact, heads
+writes ``value ± se`` where the number is estimated, ``value`` where it is exact, ``–``
+where it is undefined (a metric restricted to runs of which there were none), heads
 grid values with their axis (``q = 50``) and says under the table what each test and
 metric id shown stands for (:func:`table_key`).
 """
@@ -82,7 +83,13 @@ def pivot_table(
     return out
 
 
+#: A cell whose metric has no value: no replication met its condition (``n = 0``).
+_UNDEFINED = "–"
+
+
 def _cell(row: pd.Series, digits: int) -> str:
+    if pd.isna(row["value"]):
+        return _UNDEFINED
     if row["uncertainty"] == "exact":
         return f"{row['value']:.{digits}f}"
     return f"{row['value']:.{digits}f} ± {row['se']:.{digits}f}"
@@ -187,6 +194,11 @@ def table_markdown(
         "",
         "Exact numbers." if exact else "Estimated numbers are shown as value ± one standard error.",
     ]
+    if long["value"].isna().any():
+        lines[-1] += (
+            f" {_UNDEFINED}: undefined, since no replication of that grid point met the "
+            "condition the metric is restricted to."
+        )
     key = key or {}
     for name, ids in _ids_shown(long, spec, key).items():
         meanings = key.get(name, {})

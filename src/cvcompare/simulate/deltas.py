@@ -24,6 +24,7 @@ from .._validation import check_array, check_int
 from ..seeding import RngLike, as_generator
 
 __all__ = [
+    "DISTRIBUTIONS",
     "CauchyDelta",
     "DeltaDistribution",
     "FixedDelta",
@@ -190,7 +191,8 @@ class GaussianMixtureDelta(DeltaDistribution):
         return gen.normal(np.asarray(self.means)[component], np.asarray(self.sds)[component])
 
 
-_FACTORIES: dict[str, tuple[type[DeltaDistribution], frozenset[str]]] = {
+#: Each ``delta.distribution`` of a scenario: its class and the keys it takes.
+DISTRIBUTIONS: dict[str, tuple[type[DeltaDistribution], frozenset[str]]] = {
     "fixed": (FixedDelta, frozenset({"value"})),
     "cauchy": (CauchyDelta, frozenset({"location", "scale", "cap"})),
     "gaussian": (GaussianDelta, frozenset({"mean", "sd"})),
@@ -224,13 +226,15 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
         raise TypeError(f"delta: expected a mapping with a 'distribution' key, got {spec!r}")
     if "distribution" not in spec:
         raise ValueError(
-            f"delta.distribution: missing; expected one of {sorted(_FACTORIES)}, got keys "
+            f"delta.distribution: missing; expected one of {sorted(DISTRIBUTIONS)}, got keys "
             f"{sorted(spec)}"
         )
     name = spec["distribution"]
-    if name not in _FACTORIES:
-        raise ValueError(f"delta.distribution: expected one of {sorted(_FACTORIES)}, got {name!r}")
-    cls, allowed = _FACTORIES[name]
+    if name not in DISTRIBUTIONS:
+        raise ValueError(
+            f"delta.distribution: expected one of {sorted(DISTRIBUTIONS)}, got {name!r}"
+        )
+    cls, allowed = DISTRIBUTIONS[name]
     params = {k: v for k, v in spec.items() if k != "distribution"}
     unknown = sorted(set(params) - allowed)
     if unknown:

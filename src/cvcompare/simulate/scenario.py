@@ -100,6 +100,7 @@ from .gaussian_folds import GaussianFoldsPlan, gaussian_folds_plan
 from .generators import bn_data, check_theta_star, nb_features_data, nb_theta_g
 
 __all__ = [
+    "GENERATOR_KEYS",
     "SimulatedComparison",
     "check_scenario",
     "required_ground_truth",
@@ -110,7 +111,8 @@ __all__ = [
 MAX_REGENERATIONS = 1000
 
 _TOP_KEYS = {"generator", "delta", "n_instances", "cv"}
-_GENERATOR_KEYS = {
+#: The keys each generator (``generator.name``) takes besides ``name``.
+GENERATOR_KEYS = {
     "nb_features": {"theta_star", "alpha", "regenerate_degenerate"},
     "bn_vs_zeror": {"alpha", "regenerate_degenerate", "negative_delta"},
     "friedman": {
@@ -516,9 +518,9 @@ def _plan(
         raise ValueError("generator: missing; expected a mapping with a 'name' key")
     gen_spec = _require_mapping(scenario["generator"], "generator")
     name = gen_spec.get("name")
-    if name not in _GENERATOR_KEYS:
-        raise ValueError(f"generator.name: expected one of {sorted(_GENERATOR_KEYS)}, got {name!r}")
-    _check_keys(gen_spec, _GENERATOR_KEYS[name] | {"name"}, "generator")
+    if name not in GENERATOR_KEYS:
+        raise ValueError(f"generator.name: expected one of {sorted(GENERATOR_KEYS)}, got {name!r}")
+    _check_keys(gen_spec, GENERATOR_KEYS[name] | {"name"}, "generator")
     if name == "friedman":
         return _friedman_plan(gen_spec, scenario, q)
     if name == "gaussian_folds":

@@ -1,0 +1,230 @@
+"""What an experiment file can name: one Markdown page written from the registries.
+
+``docs/building-blocks.md`` lists the scenario generators and their keys, the
+distributions of the true differences, the tests with their settings (and defaults) and
+the result columns they write, the metric kinds, the figure functions with what they
+draw, and the analyses of the real data. It is written from the code's own registries and
+docstrings (:func:`reference_markdown`), so it cannot drift from them:
+``python -m cvcompare.experiments.reference > docs/building-blocks.md``, and a test checks
+that the committed page is up to date.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["docstring_entries", "reference_markdown"]
+
+_ENTRY = re.compile(r"^``(\w+)``$")
+_ROLE = re.compile(r":\w+:`~?\.*(?:[\w.]*\.)?([\w]+)`")
+
+
+def _plain(text: str) -> str:
+    """Docstring text as one Markdown paragraph: Sphinx roles become code spans of the
+    object's last name, double backquotes single ones, whitespace one space."""
+    text = _ROLE.sub(r"`\1`", text).replace("``", "`")
+    return " ".join(text.split())
+
+
+def docstring_entries(doc: str) -> dict[str, str]:
+    """The entries of a definition list in a docstring: a line holding only ````name````
+    followed by indented lines; each entry's text up to its first blank line.
+
+    Examples
+    --------
+    >>> docstring_entries("Kinds:\\n\\n``rate``\\n    Share of true values.\\n``mean``\\n    Mean.")
+    {'rate': 'Share of true values.', 'mean': 'Mean.'}
+    """
+    entries: dict[str, list[str]] = {}
+    name = None
+    for line in inspect.cleandoc(doc).splitlines():
+        match = _ENTRY.match(line)
+        if match:
+            name = match.group(1)
+            entries[name] = []
+        elif name is not None and line.startswith(" ") and line.strip():
+            entries[name].append(line)
+        else:  # a blank or unindented line ends the entry's first paragraph
+            name = None
+    return {key: _plain(" ".join(text)) for key, text in entries.items()}
+
+
+def _summary(obj: Any) -> str:
+    """The first paragraph of an object's docstring, as plain text."""
+    doc = inspect.getdoc(obj) or ""
+    return _plain(doc.split("\n\n")[0])
+
+
+def _value(value: Any) -> str:
+    """A default as YAML would read it: a tuple as a list, an empty string as ``""``."""
+    if value == "":
+        return '`""`'
+    return f"`{list(value) if isinstance(value, tuple) else value}`"
+
+
+def _generators() -> list[str]:
+    from cvcompare.simulate import scenario
+
+    described = docstring_entries(scenario.__doc__ or "")
+    lines = [
+        "## Scenario generators (`scenario.generator.name`)",
+        "",
+        "The generator makes the data sets of one replication; `scenario` also takes "
+        "`delta` (below), `n_instances`, `cv` (`runs`, `folds`, and `stratify` for the "
+        "naive-Bayes generators) and `q` (the number of data sets).",
+        "",
+    ]
+    for name, keys in scenario.GENERATOR_KEYS.items():
+        lines += [f"### `{name}`", "", described[name], "", f"Keys: {_names(keys)}.", ""]
+    return lines
+
+
+def _names(keys: Any) -> str:
+    return ", ".join(f"`{k}`" for k in sorted(keys))
+
+
+def _distributions() -> list[str]:
+    from cvcompare.simulate.deltas import DISTRIBUTIONS
+
+    lines = [
+        "## True differences (`scenario.delta.distribution`)",
+        "",
+        "| distribution | keys | what it draws |",
+        "|---|---|---|",
+    ]
+    for name, (cls, keys) in DISTRIBUTIONS.items():
+        lines.append(f"| `{name}` | {_names(keys)} | {_summary(cls)} |")
+    return [*lines, ""]
+
+
+def _tests() -> list[str]:
+    from cvcompare.experiments.registry import BOOLEAN_COLUMNS, COMMON_COLUMNS, TESTS
+
+    lines = [
+        "## Tests (`tests[].test`)",
+        "",
+        "Each test runs on every replication and writes one row of result columns; a "
+        "metric reads them. Columns of decisions (True or False) are marked *decision*: "
+        "only they can be read by a `rate`, a `replicability` or a `given` condition. "
+        f"Every row also has {_names(COMMON_COLUMNS)} and the grid axes.",
+        "",
+    ]
+    for name, test in TESTS.items():
+        doc = inspect.getdoc(test.adapter) or ""
+        settings = ", ".join(f"`{k}` ({_value(v)})" for k, v in test.defaults.items())
+        columns = ", ".join(
+            f"`{c}`" + (" (*decision*)" if c in BOOLEAN_COLUMNS else "")
+            for c in sorted(test.columns)
+        )
+        lines += [f"### `{name}`: {test.title}", "", _plain(doc), ""]
+        if test.single_data_set:
+            lines += ["One data set: the scenario must have `q: 1`.", ""]
+        lines += [f"Settings (default): {settings}.", "", f"Columns: {columns}.", ""]
+    return lines
+
+
+def _metric_kinds() -> list[str]:
+    from cvcompare.experiments import metrics
+
+    described = docstring_entries(metrics.__doc__ or "")
+    lines = [
+        "## Metric kinds (`metrics[].kind`)",
+        "",
+        "A metric summarises the replications of one grid point for each test it lists "
+        "(`tests`, all by default), with its Monte Carlo standard error.",
+        "",
+        "| kind | what it computes |",
+        "|---|---|",
+    ]
+    lines += [f"| `{kind}` | {described[kind]} |" for kind in metrics.METRIC_KINDS]
+    given = _plain(
+        (metrics.__doc__ or "").split("Any metric may be restricted")[1].split("\n\n")[0]
+    )
+    return [*lines, "", f"Any metric may be restricted {given}", ""]
+
+
+def _figures() -> list[str]:
+    from cvcompare.plots.figures import FIGURES, READS
+
+    lines = [
+        "## Figure functions (`figure.function`)",
+        "",
+        "Each draws one figure of a paper, with that figure's axes, series and labels; an "
+        "experiment file that names one must define the metrics (for the tests) and grid "
+        "axes it reads.",
+        "",
+        "| function | what it draws | reads |",
+        "|---|---|---|",
+    ]
+    for name, fn in sorted(FIGURES.items()):
+        reads = READS.get(name)
+        if reads is None:
+            what = "an analysis' figure data"
+        else:
+            metrics = "; ".join(
+                f"`{m}`" + (f" of {_names(tests)}" if tests else "")
+                for m, tests in reads.metrics.items()
+            )
+            what = f"metrics {metrics}" + (f"; axes {_names(reads.axes)}" if reads.axes else "")
+        lines.append(f"| `{name}` | {_summary(fn)} | {what} |")
+    return [*lines, ""]
+
+
+def _analyses() -> list[str]:
+    from cvcompare.experiments.analyses import ANALYSES
+
+    lines = [
+        "## Analyses (`analysis.function`, `kind: analysis`)",
+        "",
+        "An analysis computes a target from the real cross-validation results or from a "
+        "worked example, and reports its metrics directly (kind `reported`).",
+        "",
+        "| analysis | what it computes | settings (default) | metrics |",
+        "|---|---|---|---|",
+    ]
+    for name, entry in ANALYSES.items():
+        settings = ", ".join(f"`{k}` ({_value(v)})" for k, v in entry.defaults.items())
+        data = " Reads the real results." if entry.needs_data else ""
+        lines.append(
+            f"| `{name}` | {_summary(entry.function)}{data} | {settings} | "
+            f"{_names(entry.metrics)} |"
+        )
+    return [*lines, ""]
+
+
+def reference_markdown() -> str:
+    """The page of building blocks an experiment file can name (module docstring)."""
+    lines = [
+        "# Building blocks of an experiment file",
+        "",
+        "What an experiment file in `config/experiments/` can name, written from the "
+        "package's registries (regenerate this page with "
+        "`python -m cvcompare.experiments.reference > docs/building-blocks.md`). "
+        "`workflow/README.md` shows how an experiment file is put together; "
+        "[`targets.md`](targets.md) lists the files there are.",
+        "",
+        *_generators(),
+        *_distributions(),
+        *_tests(),
+        *_metric_kinds(),
+        *_figures(),
+        *_analyses(),
+    ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the page (it takes no arguments)."""
+    if list(sys.argv[1:] if argv is None else argv):
+        sys.stderr.write("usage: python -m cvcompare.experiments.reference\n")
+        return 2
+    sys.stdout.write(reference_markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
