@@ -110,6 +110,11 @@ def test_the_same_seed_gives_the_same_fit_and_another_seed_another(tiny):
         ({"zero_method": "drop"}, "zero_method: expected one of"),
         ({"rope": [0.01, 0.02]}, "rope"),
         ({"chains": 0}, "chains"),
+        # the model's settings are checked as the simulations' hierarchical test checks them
+        ({"draws": 2}, "draws: expected an integer >= 4"),
+        ({"adapt_delta": 1.5}, r"adapt_delta: expected a number in \(0, 1\)"),
+        ({"runner": "fast"}, "runner: expected one of 'auto'"),
+        ({"refit_scale": 0.5}, "refit_scale: expected a number >= 1"),
     ],
 )
 def test_bad_settings_are_refused_naming_the_setting(settings, message):

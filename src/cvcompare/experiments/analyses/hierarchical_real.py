@@ -39,7 +39,13 @@ from cvcompare.experiments.analyses import (
     register_analysis,
     reported,
 )
-from cvcompare.experiments.registry import HIERARCHICAL_DEFAULTS, fit_from_settings, fit_row
+from cvcompare.experiments.registry import (
+    HIERARCHICAL_DEFAULTS,
+    SETTING_CHECKS,
+    fit_from_settings,
+    fit_row,
+)
+from cvcompare.hierarchical.fit import NU_PRIORS
 
 __all__ = [
     "boxplot_stats",
@@ -51,7 +57,6 @@ __all__ = [
 
 _PAIR = {"first": "nbc", "second": "hnb"}
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
-_NU_PRIORS = ("hyper", "gamma")
 #: Metrics of a fit: its three probabilities and its sampler diagnostics.
 _FIT_METRICS = [
     "p_left",
@@ -74,13 +79,13 @@ def _check_fit(settings: dict[str, Any]) -> None:
     rho = settings["rho"]
     if isinstance(rho, bool) or not isinstance(rho, int | float) or not 0 <= rho < 1:
         raise ValueError(f"rho: expected a correlation in [0, 1), got {rho!r}")
-    for key in ("chains", "warmup", "draws"):
-        check_int(settings[key], key, minimum=1)
+    # the model's settings, checked as the simulations' hierarchical test checks them
+    for key in HIERARCHICAL_DEFAULTS.keys() & settings.keys():
+        SETTING_CHECKS[key](settings[key], key)
 
 
 def _check_pair_fit(settings: dict[str, Any]) -> None:
     _check_fit(settings)
-    check_choice(settings["nu_prior"], "nu_prior", _NU_PRIORS)
     check_choice(settings["zero_method"], "zero_method", _ZERO_METHODS)
 
 
@@ -239,7 +244,7 @@ def predictive_densities(
     from cvcompare.hierarchical import ess_bulk
 
     x, _ = _differences(data, settings)
-    fits = {prior: _fit(x, settings, prior, rng) for prior in _NU_PRIORS}
+    fits = {prior: _fit(x, settings, prior, rng) for prior in NU_PRIORS}
     shrink = {prior: res.shrinkage for prior, res in fits.items()}
     gaps = np.abs(shrink["hyper"] - shrink["gamma"])
     i = int(np.argmax(gaps))
