@@ -332,6 +332,34 @@ def test_bad_experiment_files_give_helpful_messages(edit, message):
     assert "T-small.yaml" in str(info.value)
 
 
+def test_a_figure_whose_labels_state_other_settings_is_refused():
+    # figure_h_f5 labels its curves "signed-rank (alpha = 0.05)" and "p(right) > 0.95"
+    raw = load_yaml(ROOT / "config" / "experiments" / "H-F5.yaml")
+    ExperimentSpec.from_mapping(copy.deepcopy(raw), schema=SCHEMA, what="H-F5.yaml")
+    edits = [
+        (lambda r: r["tests"][0]["settings"].update(alpha=0.01), "signed_rank.alpha = 0.01"),
+        (
+            lambda r: next(m for m in r["metrics"] if m["id"] == "power_right").update(
+                threshold=0.9
+            ),
+            "power_right.threshold = 0.9",
+        ),
+    ]
+    for edit, found in edits:
+        bad = copy.deepcopy(raw)
+        edit(bad)
+        assert bad["tests"][0]["id"] == "signed_rank"
+        with pytest.raises(SpecError, match="figure_h_f5 labels its curves for") as info:
+            ExperimentSpec.from_mapping(bad, schema=SCHEMA, what="H-F5.yaml")
+        assert f"but this file has {found}; keep" in str(info.value)
+        # the same results in a table only are fine
+        bad.pop("figure")
+        if "table" not in bad:
+            bad["table"] = {"rows": ["delta0"], "columns": ["metric", "test"],
+                            "caption": "H-F5.rst"}  # fmt: skip
+        ExperimentSpec.from_mapping(bad, schema=SCHEMA, what="H-F5.yaml")
+
+
 def test_file_name_must_match_id(tmp_path):
     import yaml
 

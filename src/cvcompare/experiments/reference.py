@@ -155,7 +155,7 @@ def _figures() -> list[str]:
         "",
         "Each draws one figure of a paper, with that figure's axes, series and labels; an "
         "experiment file that names one must define the metrics (for the tests) and grid "
-        "axes it reads.",
+        "axes it reads, and have the settings its labels state.",
         "",
         "| function | what it draws | reads |",
         "|---|---|---|",
@@ -170,6 +170,9 @@ def _figures() -> list[str]:
                 for m, tests in reads.metrics.items()
             )
             what = f"metrics {metrics}" + (f"; axes {_names(reads.axes)}" if reads.axes else "")
+            if reads.states:
+                stated = ", ".join(f"`{k} = {v}`" for k, v in reads.states.items())
+                what += f"; its labels state {stated}"
         lines.append(f"| `{name}` | {_summary(fn)} | {what} |")
     return [*lines, ""]
 

@@ -130,6 +130,14 @@ def validate_with_schema(instance: Any, schema: Mapping[str, Any], what: str) ->
     raise SpecError(f"{what} is not valid:\n" + "\n".join(lines))
 
 
+def _same_value(a: object, b: object) -> bool:
+    """Whether two settings are equal, numbers by value (``1`` and ``1.0`` alike)."""
+    numbers = (int, float)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool):
+        return float(a) == float(b)
+    return a == b
+
+
 def format_value(value: object) -> str:
     """Format a grid value for a Paramspace-style label (``0.01`` -> ``"0.01"``).
 
@@ -629,6 +637,30 @@ class ExperimentSpec:
                 f"figure.function: {name} draws against the grid axes {axes}, which `grid` "
                 f"does not have (it has {sorted(self._grid_names())})"
             )
+        for path, value in reads.states.items():
+            found = self._stated_values(path)
+            if not found or any(not _same_value(v, value) for v in found):
+                shown = ", ".join(sorted({str(v) for v in found})) or "nothing"
+                fail(
+                    f"figure.function: {name} labels its curves for {path} = {value}, but "
+                    f"this file has {path} = {shown}; keep {value}, or show these results in "
+                    "a `table` only"
+                )
+
+    def _stated_values(self, path: str) -> list[Any]:
+        """The values ``<test id>.<setting>`` takes at every fidelity and grid point, or
+        the entry ``<metric id>.<key>`` of a metric (none where there is no such entry)."""
+        owner, key = path.split(".", 1)
+        tests = {t.id: t for t in self.tests}
+        if owner in tests:
+            test, default = tests[owner], TESTS[tests[owner].test].defaults.get(key)
+            return [
+                self.test_at(test, p, fid)["settings"].get(key, default)
+                for fid in FIDELITIES
+                for p in self.points(fid)
+            ]
+        metric = next((m for m in self.metrics if m["id"] == owner), {})
+        return [metric[key]] if key in metric else []
 
     def _check_claims(
         self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]

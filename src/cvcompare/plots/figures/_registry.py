@@ -14,7 +14,7 @@ experiment file checks that its metrics and grid provide it before any job runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -47,10 +47,15 @@ class FigureReads:
         the metric covers).
     axes : tuple of str
         The grid axes it draws against or splits by.
+    states : mapping
+        What its labels state about the settings, ``"<test or metric id>.<key>": value``
+        (e.g. ``"signed_rank.alpha": 0.05``): an experiment file drawing it must have the
+        same, or the labels would be wrong.
     """
 
     metrics: Mapping[str, tuple[str, ...]]
     axes: tuple[str, ...] = ()
+    states: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: What each figure function that declares it reads, by function name.
@@ -74,12 +79,16 @@ def register_figure(
     return add if fn is None else add(fn)
 
 
-def series_reads(series: Sequence[tuple[Any, ...]], axes: Sequence[str]) -> FigureReads:
+def series_reads(
+    series: Sequence[tuple[Any, ...]],
+    axes: Sequence[str],
+    states: Mapping[str, Any] | None = None,
+) -> FigureReads:
     """:class:`FigureReads` of curves given as ``(metric, test, ...)`` tuples."""
     metrics: dict[str, tuple[str, ...]] = {}
     for metric, test, *_ in series:
         metrics[metric] = (*metrics.get(metric, ()), test)
-    return FigureReads(metrics, tuple(axes))
+    return FigureReads(metrics, tuple(axes), dict(states or {}))
 
 
 def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFrame:

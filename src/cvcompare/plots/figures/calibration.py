@@ -23,7 +23,19 @@ _STYLE = {
 _AT_RHO, _AT_M = 0.1, 10
 
 
-@register_figure(reads=FigureReads({"type1": ()}, ("m", "rho")))
+@register_figure(
+    reads=FigureReads(
+        {"type1": ("correlated", "naive")},
+        ("m", "rho"),
+        {
+            "correlated.alpha": 0.05,
+            "naive.alpha": 0.05,
+            "correlated.alternative": "greater",
+            "naive.alternative": "greater",
+            "naive.rho": 0.0,
+        },
+    )
+)
 def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Type I error of the naive and the correlated t-test against m and against rho.
 

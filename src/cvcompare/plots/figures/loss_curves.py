@@ -32,7 +32,9 @@ _SERIES = (
 )
 
 
-@register_figure(reads=series_reads(_SERIES, ["delta", "l1"]))
+@register_figure(
+    reads=series_reads(_SERIES, ["delta", "l1"], {"dp.l0": 1.0, "wilcoxon.l0": 1.0, "idp.l0": 1.0})
+)
 def figure_w_f2(
     aggregate: pd.DataFrame, *, title: str | None = None, losses: tuple[int, ...] = (4, 19)
 ) -> Figure:

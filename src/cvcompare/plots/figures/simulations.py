@@ -176,7 +176,9 @@ _Q_LABEL = "number of data sets q"
 _SIGNED_RANK = ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--")
 
 
-@register_figure(reads=series_reads([*_EQUIVALENCE_SERIES, _SIGNED_RANK], ["q"]))
+@register_figure(
+    reads=series_reads([*_EQUIVALENCE_SERIES, _SIGNED_RANK], ["q"], {"decisive.threshold": 0.95})
+)
 def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Equivalent classifiers: the hierarchical model and the signed-rank test vs q (H-F2).
 
@@ -204,7 +206,13 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     )
 
 
-@register_figure(reads=series_reads([*_EQUIVALENCE_SERIES, _SIGNED_RANK], ["q"]))
+@register_figure(
+    reads=series_reads(
+        [*_EQUIVALENCE_SERIES, _SIGNED_RANK],
+        ["q"],
+        {"decisive.threshold": 0.95, "signed_rank.alpha": 0.05},
+    )
+)
 def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Practically equivalent classifiers: signed-rank and hierarchical model vs q (H-F3).
 
@@ -251,7 +259,17 @@ _POWER_SERIES = [
 ]
 
 
-@register_figure(reads=series_reads(_POWER_SERIES, ["delta0"]))
+@register_figure(
+    reads=series_reads(
+        _POWER_SERIES,
+        ["delta0"],
+        {
+            "signed_rank.alpha": 0.05,
+            "power_right.threshold": 0.95,
+            "power_right_next.threshold": 0.95,
+        },
+    )
+)
 def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Practically different classifiers: power against delta0 at q = 50 (H-F5).
 
