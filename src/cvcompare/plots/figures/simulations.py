@@ -120,15 +120,19 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
 
 
 def _draw_series(
-    ax: Axes, aggregate: pd.DataFrame, x: str, series: list[tuple[str, str, str, str, str]]
+    ax: Axes, aggregate: pd.DataFrame, x: str, series: list[tuple[str, str, str, str, str, str]]
 ) -> None:
-    """Draw each ``(metric, test, label, marker, linestyle)`` against grid column ``x``."""
-    for metric, test, label, marker, style in series:
+    """Draw each ``(metric, test, label, marker, linestyle, colour)`` against grid column
+    ``x``; a quantity keeps its colour in every figure (the signed-rank test red, as in
+    P-F2a and P-F2b)."""
+    for metric, test, label, marker, style, color in series:
         g = select(aggregate, metric, [x])
         g = g[g["test"] == test]
         if g.empty:
             raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
-        errorbar_2se(ax, g, x, marker=marker, linestyle=style, markersize=4, label=label)
+        errorbar_2se(
+            ax, g, x, marker=marker, linestyle=style, color=color, markersize=4, label=label
+        )
 
 
 def _legend_below(ax: Axes) -> None:
@@ -146,7 +150,7 @@ def _legend_below(ax: Axes) -> None:
 def _one_panel(
     aggregate: pd.DataFrame,
     x: str,
-    series: list[tuple[str, str, str, str, str]],
+    series: list[tuple[str, str, str, str, str, str]],
     *,
     xlabel: str,
     ylabel: str,
@@ -167,13 +171,20 @@ def _one_panel(
 
 #: The hierarchical model's series of the equivalence studies (Figs. 2 and 4).
 _EQUIVALENCE_SERIES = [
-    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-"),
-    ("recognition", "hierarchical", "equivalence recognition", "s", "-"),
-    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":"),
-    ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-."),
+    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-", "tab:blue"),
+    ("recognition", "hierarchical", "equivalence recognition", "s", "-", "tab:orange"),
+    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":", "tab:green"),
+    ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-.", "tab:purple"),
 ]
 _Q_LABEL = "number of data sets q"
-_SIGNED_RANK = ("rejection", "signed_rank", "signed-rank rejection rate", "D", "--")
+_SIGNED_RANK = (
+    "rejection",
+    "signed_rank",
+    "signed-rank rejection rate",
+    "D",
+    "--",
+    _COLORS["signed_rank"],
+)
 
 
 @register_figure(
@@ -253,9 +264,16 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
 
 #: The curves of H-F5.
 _POWER_SERIES = [
-    ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--"),
-    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-"),
-    ("power_right_next", "hierarchical", "hierarchical, next data set p(right) > 0.95", "v", "-."),
+    ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--", _COLORS["signed_rank"]),
+    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-", "tab:blue"),
+    (
+        "power_right_next",
+        "hierarchical",
+        "hierarchical, next data set p(right) > 0.95",
+        "v",
+        "-.",
+        "tab:purple",
+    ),
 ]
 
 
