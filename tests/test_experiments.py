@@ -82,6 +82,12 @@ SMALL = {
 }
 
 
+def _summary(**changes):
+    """A summary table of SMALL's table (the power of each test, per m, pooled over delta)."""
+    return {"title": "t", "metric": "power", "rows": ["test"], "columns": ["m"],
+            "summary": "pooled", **changes}  # fmt: skip
+
+
 def spec_of(raw=SMALL):
     return ExperimentSpec.from_mapping(copy.deepcopy(raw), schema=SCHEMA, what="T-small.yaml")
 
@@ -317,6 +323,27 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["table"].update(columns=["m"]),
             r"table: add `test` to the rows or columns, .* \(metric 'power' is computed for "
             r"\['poisson', 'signed_rank'\]\)",
+        ),
+        # summary tables under the table
+        (
+            lambda r: r["table"].update(summaries=[_summary(metric="nope")]),
+            r"table.summaries\[0\].metric: unknown metric 'nope'",
+        ),
+        (
+            lambda r: r["table"].update(summaries=[_summary(rows=["m"])]),
+            r"table.summaries\[0\]: add `test` to the rows or columns",
+        ),
+        (
+            lambda r: r["table"].update(summaries=[_summary(summary="area", over="m")]),
+            r"table.summaries\[0\].over: expected a grid axis not in the rows or columns",
+        ),
+        (
+            lambda r: r["table"].update(summaries=[_summary(at={"delta": [0.0, 0.3]})]),
+            r"table.summaries\[0\].at.delta: 0.3 is not among the grid values",
+        ),
+        (
+            lambda r: r["table"].update(summaries=[_summary(summary="area")]),
+            r"table.summaries\[0\]: 'over' is a required property",
         ),
         (
             lambda r: r["table"].pop("metrics"),
@@ -595,7 +622,7 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     )
     lines = table_markdown(undefined, spec.table, spec.title).splitlines()
     assert lines[4] == "| 0.0 | – | 0.200 ± 0.020 | 0.020 ± 0.010 | 0.200 ± 0.020 |"
-    assert "–: undefined, since no replication of that grid point met the condition" in lines[-1]
+    assert "–: undefined, since no replication met the condition the metric is" in lines[-1]
     assert "nan" not in "\n".join(lines) and "–" not in table_markdown(long, spec.table, "t")
     # ids without a meaning (no key, or a metric without a description) are not listed
     assert "Tests:" not in table_markdown(long, spec.table, "t")

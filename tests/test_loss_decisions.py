@@ -215,6 +215,64 @@ def test_given_metrics_use_exactly_the_runs_where_the_column_is_true():
             assert math.isnan(row.value)
 
 
+def _fake_w_f2_aggregate(spec, gen):
+    """A synthetic aggregate table of W-F2: every metric of every test at every point, with
+    random values, standard errors and replication counts (none at one point)."""
+    ids = [t.id for t in spec.tests]
+    rows = []
+    for p in spec.points():
+        for m in spec.metrics:
+            for test in m.get("tests", ids):
+                n = int(gen.integers(0, 3)) if m["id"] == "error_indeterminate" else 100
+                value = float(gen.random()) if n else float("nan")
+                rows.append(
+                    {"experiment": "W-F2", "point": p.label, **p.params, "test": test,
+                     "metric": m["id"], "value": value, "se": 0.1 * gen.random() if n else
+                     float("nan"), "n": n, "uncertainty": "Monte Carlo"}
+                )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_summary_tables_are_the_claims_summaries_and_the_papers_layout():
+    from cvcompare.experiments.tables import summary_markdown, summary_table
+
+    spec = load_experiment(ROOT / "config" / "experiments" / "W-F2.yaml", schema=SCHEMA)
+    agg = _fake_w_f2_aggregate(spec, np.random.default_rng(5))
+    table1, table2, first, second = spec.table["summaries"]
+    # Table 1 by hand: the Riemann sum of dp's loss over the 29 Delta values, step 0.005
+    t1 = summary_table(agg, spec, table1)
+    assert list(t1.columns[:2]) == ["test", "l1"] and set(t1["test"]) == {"dp", "wilcoxon"}
+    curve = agg[(agg.metric == "loss") & (agg.test == "dp") & (agg.l1 == 4)]
+    cell = t1[(t1.test == "dp") & (t1.l1 == 4)].iloc[0]
+    assert len(curve) == 29
+    assert cell.value == pytest.approx(0.005 * curve["value"].sum(), rel=1e-12)
+    assert cell.se == pytest.approx(0.005 * np.sqrt((curve["se"] ** 2).sum()), rel=1e-12)
+    # Table 3, first number by hand: pooled over Delta > 0 (n-weighted; n = 0 points count
+    # for nothing)
+    t3 = summary_table(agg, spec, first)
+    sel = agg[(agg.metric == "error_indeterminate") & (agg.test == "wilcoxon") & (agg.l1 == 19)]
+    sel = sel[(sel.delta > 0) & (sel.n > 0)]
+    cell = t3[(t3.test == "wilcoxon") & (t3.l1 == 19)].iloc[0]
+    assert cell.value == pytest.approx((sel.value * sel.n).sum() / sel.n.sum(), rel=1e-12)
+    # every cell equals the comparison table's claim about it
+    claims = comparison_table([spec], {"W-F2": agg})
+    for entry, text in ((table1, "Table 1"), (table2, "Table 2"), (first, "(first number)"),
+                        (second, "(second number)")):  # fmt: skip
+        cells = summary_table(agg, spec, entry).set_index(["test", "l1"])
+        mine = claims[claims.source.str.contains(text, regex=False) | claims.claim.str.contains(
+            text, regex=False)]  # fmt: skip
+        assert len(mine) > 0
+        for claim in mine.itertuples():
+            l1 = int(claim.at.rsplit("l1=", 1)[1])
+            assert cells.loc[(claim.test, l1), "value"] == pytest.approx(claim.reproduced)
+    # the Markdown: one section per summary, under the experiment's table
+    md = summary_markdown(agg, spec)
+    assert md.count("\n## ") == 4 and "| test | l1 = 1 | l1 = 2 | l1 = 4 | l1 = 9 | l1 = 19 |" in md
+    # a fidelity that runs part of the Delta grid leaves the areas undefined
+    partial = agg[agg.delta.isin([-0.05, 0.0, 0.05])]
+    assert summary_table(partial, spec, table1)["value"].isna().all()
+
+
 def test_claims_summarise_points_by_area_or_pooled_rate():
     raw = copy.deepcopy(SMALL_W)
     raw["paper_numbers"] = [

@@ -8,7 +8,12 @@ import _log  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cvcompare.experiments import atomic_path, load_experiment, load_yaml, write_table  # noqa: E402
-from cvcompare.experiments.tables import pivot_table, table_key, table_markdown  # noqa: E402
+from cvcompare.experiments.tables import (  # noqa: E402
+    pivot_table,
+    summary_markdown,
+    table_key,
+    table_markdown,
+)
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
 spec = load_experiment(snakemake.input.spec, schema=load_yaml(snakemake.params.schema))  # noqa: F821
@@ -17,5 +22,5 @@ long = pivot_table(aggregate, spec.table, {axis.name: axis.values for axis in sp
 write_table(long, snakemake.output.csv)  # noqa: F821
 key = table_key(spec, snakemake.params.fidelity)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
-    tmp.write_text(table_markdown(long, spec.table, spec.title, key))
+    tmp.write_text(table_markdown(long, spec.table, spec.title, key) + summary_markdown(aggregate, spec))
 log.info("%s: table of %d cells", spec.id, len(long))

@@ -52,7 +52,14 @@ import pandas as pd
 
 from cvcompare.experiments.spec import ExperimentSpec, point_label
 
-__all__ = ["COMPARISON_COLUMNS", "comparison_table", "summary_weights", "to_markdown"]
+__all__ = [
+    "COMPARISON_COLUMNS",
+    "comparison_table",
+    "point_labels_at",
+    "summarise",
+    "summary_weights",
+    "to_markdown",
+]
 
 COMPARISON_COLUMNS = [
     "experiment",
@@ -79,8 +86,9 @@ COMPARISON_COLUMNS = [
 ]
 
 
-def _labels(spec: ExperimentSpec, at: Mapping[str, Any]) -> list[str]:
-    """Labels of the grid points a claim refers to (all values of axes it leaves out)."""
+def point_labels_at(spec: ExperimentSpec, at: Mapping[str, Any]) -> list[str]:
+    """Labels of the grid points ``at`` refers to (a value or a list of values per axis;
+    every value of an axis it leaves out)."""
     choices = []
     for axis in spec.grid:
         val = at.get(axis.name, list(axis.values))
@@ -150,8 +158,9 @@ def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
         x = np.unique(sel[claim["over"]].to_numpy(dtype=float))
         steps = np.diff(x)
         if x.size < 2 or not np.allclose(steps, steps[0], rtol=1e-9, atol=0.0):
+            what = claim.get("claim", claim.get("title"))
             raise ValueError(
-                f"claim {claim['claim']!r}: summary 'area' needs at least two uniformly "
+                f"{what!r}: summary 'area' needs at least two uniformly "
                 f"spaced values of {claim['over']!r}, got {x.tolist()}"
             )
         return np.full(len(sel), steps[0] * x.size / len(sel))
@@ -173,6 +182,31 @@ def _diagnostics_share(agg: pd.DataFrame, test: str, labels: list[str]) -> tuple
     if sel.empty:
         return float("nan"), float("nan")
     return float(np.sum(sel["value"] * sel["n"]) / np.sum(sel["n"])), float(sel["value"].min())
+
+
+def summarise(claim: Mapping[str, Any], sel: pd.DataFrame) -> tuple[float, float]:
+    """The summary ``sum_j w_j f_j`` of the grid points ``sel`` and its standard error.
+
+    Parameters
+    ----------
+    claim : mapping
+        ``summary`` (and ``over``) as for :func:`summary_weights`: a ``paper_numbers``
+        entry, or a summary table of an experiment's ``table``.
+    sel : pandas.DataFrame
+        The aggregate rows summarised (columns ``value``, ``se``, ``n`` and the grid axes).
+
+    Returns
+    -------
+    value, se : float
+        ``sum_j w_j f_j`` and ``sqrt(sum_j w_j^2 se_j^2)``, over the points with a positive
+        weight (points without replications, ``n = 0``, carry none); NaN when no point has.
+    """
+    w = summary_weights(claim, sel)
+    used = w > 0
+    if not used.any():
+        return float("nan"), float("nan")
+    value = float(np.sum(w[used] * sel["value"].to_numpy()[used]))
+    return value, float(np.sqrt(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2)))
 
 
 def comparison_table(
@@ -208,7 +242,7 @@ def comparison_table(
             raise ValueError(f"aggregates: no table for experiment {spec.id!r}")
         agg = aggregates.get(spec.id)
         for claim in spec.paper_numbers:
-            labels = _labels(spec, claim["at"])
+            labels = point_labels_at(spec, claim["at"])
             tol = float(claim.get("tolerance", 0.0))
             note = claim.get("note", "")
             decimals = claim.get("decimals")
@@ -219,20 +253,15 @@ def comparison_table(
             else:
                 parts = [(1.0, *_select(agg, claim, labels))]
                 if "minus" in claim:
-                    other = _labels(spec, {**claim["at"], **claim["minus"]})
+                    other = point_labels_at(spec, {**claim["at"], **claim["minus"]})
                     parts.append((-1.0, *_select(agg, claim, other)))
                 absent = sorted({p for _, _, missed in parts for p in missed})
                 if not absent:
                     reproduced, variance = 0.0, 0.0
                     for sign, sel, _ in parts:
-                        w = summary_weights(claim, sel)
-                        used = w > 0  # points without replications (n = 0) carry no weight
-                        reproduced += (
-                            sign * float(np.sum(w[used] * sel["value"].to_numpy()[used]))
-                            if used.any()
-                            else float("nan")
-                        )
-                        variance += float(np.sum((w[used] * sel["se"].to_numpy()[used]) ** 2))
+                        value, part_se = summarise(claim, sel)
+                        reproduced += sign * value
+                        variance += part_se**2
                     se = float(np.sqrt(variance))
                     consistent = _consistent(
                         claim["relation"], reproduced, se, float(claim["value"]), tol

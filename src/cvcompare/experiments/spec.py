@@ -587,6 +587,40 @@ class ExperimentSpec:
                 if mid not in metrics:
                     fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
             self._check_table_cells(fail, metrics)
+            for i, entry in enumerate(self.table.get("summaries", [])):
+                self._check_summary(fail, metrics, entry, f"table.summaries[{i}]")
+
+    def _check_summary(
+        self,
+        fail: Callable[[str], None],
+        metrics: dict[str, set[str]],
+        entry: Mapping[str, Any],
+        where: str,
+    ) -> None:
+        """A summary table names a metric, its rows and columns are ``test`` and grid axes
+        (``test`` wherever the metric covers several tests), and what it summarises over
+        (``over``, ``at``) are the other grid axes, at values on the grid."""
+        grid = {a.name: [format_value(v) for v in a.values] for a in self.grid}
+        keys = [*entry["rows"], *entry["columns"]]
+        if entry["metric"] not in metrics:
+            fail(f"{where}.metric: unknown metric {entry['metric']!r}; known: {sorted(metrics)}")
+        bad = [k for k in keys if k != "test" and k not in grid]
+        if bad:
+            fail(f"{where}: rows and columns {bad} are not among {sorted({'test', *grid})}")
+        if "test" not in keys and len(metrics[entry["metric"]]) > 1:
+            fail(
+                f"{where}: add `test` to the rows or columns (metric {entry['metric']!r} is "
+                f"computed for {sorted(metrics[entry['metric']])})"
+            )
+        open_axes = [name for name in grid if name not in keys]
+        if "over" in entry and entry["over"] not in open_axes:
+            fail(f"{where}.over: expected a grid axis not in the rows or columns, {open_axes}")
+        for axis, values in entry.get("at", {}).items():
+            if axis not in open_axes:
+                fail(f"{where}.at: {axis!r} is not a grid axis outside the rows and columns")
+            for v in values if isinstance(values, list) else [values]:
+                if format_value(v) not in grid[axis]:
+                    fail(f"{where}.at.{axis}: {v!r} is not among the grid values")
 
     def _check_table_cells(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
         """The table's rows and columns together name one number per cell: every grid axis

@@ -12,12 +12,15 @@ metric id shown stands for (:func:`table_key`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["pivot_table", "table_key", "table_markdown"]
+from cvcompare.experiments.comparison import point_labels_at, summarise
+
+__all__ = ["pivot_table", "summary_markdown", "summary_table", "table_key", "table_markdown"]
 
 #: Table keys that are not grid axes: their values are ids, explained under the table.
 _ID_KEYS = ("test", "metric")
@@ -158,6 +161,7 @@ def table_markdown(
     spec: Mapping[str, Any],
     title: str,
     key: Mapping[str, Any] | None = None,
+    level: int = 1,
 ) -> str:
     """Render the long form of :func:`pivot_table` as a Markdown table.
 
@@ -176,6 +180,8 @@ def table_markdown(
     key : mapping, optional
         :func:`table_key` of the experiment: the ids of tests and metrics in the table are
         explained under it.
+    level : int
+        Level of the title's Markdown heading.
     """
     digits = int(spec.get("digits", 3))
     rows, cols = list(spec["rows"]), list(spec["columns"])
@@ -185,7 +191,8 @@ def table_markdown(
     lookup = dict(zip(zip(row_of, col_of, strict=True), cells["_cell"], strict=True))
     col_keys, row_keys = list(dict.fromkeys(col_of)), list(dict.fromkeys(row_of))
     header = [*rows, *(_heading(cols, k) or "value" for k in col_keys)]
-    lines = [f"# {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    heading = "#" * level
+    lines = [f"{heading} {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for rk in row_keys:
         vals = [lookup.get((rk, ck), "") for ck in col_keys]
         lines.append("| " + " | ".join([*map(str, rk), *vals]) + " |")
@@ -196,8 +203,8 @@ def table_markdown(
     ]
     if long["value"].isna().any():
         lines[-1] += (
-            f" {_UNDEFINED}: undefined, since no replication of that grid point met the "
-            "condition the metric is restricted to."
+            f" {_UNDEFINED}: undefined, since no replication met the condition the metric is "
+            "restricted to, or this fidelity does not run every grid point the number covers."
         )
     key = key or {}
     for name, ids in _ids_shown(long, spec, key).items():
@@ -206,3 +213,71 @@ def table_markdown(
         if described:
             lines += ["", f"{name.capitalize()}s:"] + [f"- `{i}`: {meanings[i]}" for i in described]
     return "\n".join(lines) + "\n"
+
+
+def summary_table(aggregate: pd.DataFrame, spec: Any, entry: Mapping[str, Any]) -> pd.DataFrame:
+    """One of the summary tables an experiment's ``table.summaries`` declares.
+
+    Each cell summarises the metric over the grid points its row and column leave open
+    (restricted by ``at``), as a paper's table summarises a curve, e.g. Benavoli et al.
+    (2014), Table 1: the area under each test's loss curve over Delta, per loss ``l1``.
+    The summary and its standard error are those of a claim of the comparison table
+    (:func:`cvcompare.experiments.comparison.summarise`).
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        The experiment's aggregate table.
+    spec : cvcompare.experiments.spec.ExperimentSpec
+        The experiment.
+    entry : mapping
+        ``{title, metric, rows, columns, summary, over?, at?}``: ``rows`` and ``columns``
+        among ``test`` and the grid axes.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The long form of :func:`pivot_table`: ``rows + columns + [value, se, n,
+        uncertainty]``, in grid order. A cell whose grid points this fidelity did not all
+        run is NaN (``n = 0``).
+    """
+    keys = [*entry["rows"], *entry["columns"]]
+    rows = aggregate[aggregate["metric"] == entry["metric"]]
+    grid = {axis.name: axis.values for axis in spec.grid}
+    tests = list(dict.fromkeys(rows["test"]))
+    out = []
+    for combo in itertools.product(*(tests if k == "test" else grid[k] for k in keys)):
+        cell = dict(zip(keys, combo, strict=True))
+        at = {**entry.get("at", {}), **{k: v for k, v in cell.items() if k != "test"}}
+        labels = point_labels_at(spec, at)
+        part = rows[rows["point"].isin(labels)]
+        if "test" in cell:
+            part = part[part["test"] == cell["test"]]
+        complete = set(labels) <= set(part["point"])
+        value, se = summarise(entry, part) if complete else (float("nan"), float("nan"))
+        out.append(
+            {
+                **cell,
+                "value": value,
+                "se": se,
+                "n": int(part["n"].sum()) if complete else 0,
+                "uncertainty": ", ".join(sorted(set(part["uncertainty"]))) or "Monte Carlo",
+            }
+        )
+    return pd.DataFrame(out, columns=[*keys, "value", "se", "n", "uncertainty"])
+
+
+def summary_markdown(aggregate: pd.DataFrame, spec: Any) -> str:
+    """The summary tables of an experiment (:func:`summary_table`) as Markdown sections, to
+    follow its table; empty when it declares none."""
+    digits = spec.table.get("digits", 3)
+    sections = [
+        table_markdown(
+            summary_table(aggregate, spec, entry),
+            {"digits": digits, **entry},
+            entry["title"],
+            level=2,
+        )
+        for entry in spec.table.get("summaries", [])
+    ]
+    return "".join("\n" + section for section in sections)
