@@ -289,23 +289,40 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         ),
         (
             lambda r: r["tests"][0]["settings"].update(alpha="0.05"),
-            r"test 'poisson': alpha: expected a number in \(0, 1\), got '0.05'",
+            r"test 'poisson': alpha: expected a test size in \(0, 0.5\), got '0.05'",
         ),
         (
             lambda r: r["tests"][0].update(by_fidelity={"paper": {"alpha": 5}}),
-            r"test 'poisson': alpha: expected a number in \(0, 1\), got 5.0 \(at paper fidelity",
+            r"test 'poisson': alpha: expected a test size in \(0, 0.5\), got 5.0 \(at paper",
         ),
         (
             lambda r: r["grid"].append(
                 {"name": "level", "path": "tests.poisson.alpha", "values": [0.05, 1.5]}
             ),
-            r"alpha: expected a number in \(0, 1\), got 1.5 \(at smoke fidelity, grid point "
+            r"alpha: expected a test size in \(0, 0.5\), got 1.5 \(at smoke fidelity, grid point "
             r"delta~0.0/m~1/level~1.5\)",
         ),
         (
             lambda r: r["tests"].append({"id": "t", "test": "correlated_ttest"}),
             r"test 't': correlated_ttest compares learners on one data set; expected scenario "
             r"q = 1, got 8",
+        ),
+        (
+            lambda r: r["tests"].append(
+                {"id": "bsr", "test": "bayesian_signed_rank", "settings": {"rope": [-1, 1]}}
+            ),
+            r"test 'bsr': rope: the ends must be fractions of accuracy with \|end\| < 1",
+        ),
+        # a column a test leaves empty in some runs needs a `given`
+        (
+            lambda r: (
+                r["metrics"][0].update(tests=["poisson", "signed_rank"]),
+                r["tests"].append({"id": "idp", "test": "idp_signed_rank"}),
+                r["metrics"].append(
+                    {"id": "e", "kind": "rate", "column": "error", "tests": ["idp"]}
+                ),
+            ),
+            r"metric 'e': test 'idp' leaves column 'error' empty in some runs; restrict",
         ),
         # a rate reads decisions, not numbers
         (
@@ -340,6 +357,16 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         (
             lambda r: r["table"].update(summaries=[_summary(at={"delta": [0.0, 0.3]})]),
             r"table.summaries\[0\].at.delta: 0.3 is not among the grid values",
+        ),
+        (
+            lambda r: (
+                r["grid"][1].update(values=[1, 2, 4]),
+                r["table"].update(
+                    summaries=[_summary(columns=["delta"], summary="area", over="m")]
+                ),
+            ),
+            r"table.summaries\[0\]: summary 'area' needs `over` naming a grid axis with two "
+            r"or more uniformly spaced numbers",
         ),
         (
             lambda r: r["table"].update(summaries=[_summary(summary="area")]),

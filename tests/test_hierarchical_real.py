@@ -105,7 +105,7 @@ def test_the_same_seed_gives_the_same_fit_and_another_seed_another(tiny):
     ("settings", "message"),
     [
         ({"first": "base", "second": "base"}, "first, second: expected two different learners"),
-        ({"rho": 1.0}, r"rho: expected a correlation in \[0, 1\)"),
+        ({"rho": 1.0}, r"rho: expected a number in \[0, 1\)"),
         ({"nu_prior": "flat"}, "nu_prior: expected one of 'hyper', 'gamma'"),
         ({"zero_method": "drop"}, "zero_method: expected one of"),
         ({"rope": [0.01, 0.02]}, "rope"),

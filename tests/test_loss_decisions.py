@@ -22,6 +22,7 @@ from cvcompare.experiments import (
     load_yaml,
     run_chunk,
 )
+from cvcompare.experiments.comparison import summary_weights
 from cvcompare.experiments.registry import TESTS
 from cvcompare.experiments.spec import ExperimentSpec
 from cvcompare.simulate.scenario import simulate_comparison
@@ -317,12 +318,15 @@ def test_claims_summarise_points_by_area_or_pooled_rate():
     pooled = table.iloc[1]
     assert pooled.reproduced == pytest.approx((0.8 + 2.5 + 1.2 + 3.5) / 22)
     assert pooled.se == pytest.approx(0.1 * math.sqrt(16 + 25 + 36 + 49) / 22)
-    raw["paper_numbers"][0]["at"]["delta"] = [-0.02, 0.0, 0.04]
+    # an area needs two or more uniformly spaced values of `over`: refused when the file
+    # is loaded (and by summary_weights, for a claim built otherwise)
+    for bad in ([-0.02, 0.0, 0.04], 0.0):
+        raw["paper_numbers"][0]["at"]["delta"] = bad
+        with pytest.raises(SpecError, match="summary 'area' needs `over` naming a grid axis"):
+            _spec(raw)
+    sel = pd.DataFrame({"delta": [-0.02, 0.0, 0.04], "n": [1, 1, 1]})
     with pytest.raises(ValueError, match="needs at least two uniformly spaced values"):
-        comparison_table([_spec(raw)], {"T-w": agg})
-    raw["paper_numbers"][0]["at"]["delta"] = 0.0
-    with pytest.raises(SpecError, match="summary 'area' needs `over` naming a grid axis"):
-        _spec(raw)
+        summary_weights({"summary": "area", "over": "delta", "claim": "c"}, sel)
 
 
 # --- the W-F2 experiment at smoke fidelity -------------------------------------------------

@@ -92,7 +92,7 @@ def yaml_raw(eid):
         (lambda r: r["metrics"][0].pop("bins"), "'bins' is a required property"),
         (
             lambda r: r["paper_numbers"][0].update(metric="distribution", test="poisson"),
-            "is a histogram; claims need one number",
+            "is a histogram; a summary needs one number",
         ),
         (lambda r: r["paper_numbers"][0].update(minus={"case": 3}), "minus.case: 3 is not among"),
         (lambda r: r["paper_numbers"][0].update(minus={"k": 1}), "minus: 'k' is not a grid axis"),

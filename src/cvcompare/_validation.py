@@ -25,6 +25,7 @@ __all__ = [
     "check_scale",
     "check_scaled_rope",
     "check_score_scale",
+    "check_test_size",
 ]
 
 #: The correlation of the fold differences of 10-fold cross-validation, ``1/k``, taken
@@ -252,10 +253,19 @@ def check_rho(rho: object, n_folds: int) -> float:
     if n_folds % round(1 / DEFAULT_RHO):
         raise ValueError(
             f"rho: the default {DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
-            f"sets have {n_folds} fold results each; give rho = n_test / n_total (1/k for "
+            f"sets have {n_folds} fold results each; state it as n_test / n_total (1/k for "
             "k-fold cross-validation)"
         )
     return DEFAULT_RHO
+
+
+def check_test_size(alpha: object, name: str = "alpha") -> float:
+    """Check the size of a test, in (0, 0.5): a size of 1/2 or more would reject more often
+    than it keeps the null hypothesis."""
+    val = check_real(alpha, name, "a test size in (0, 0.5)")
+    if not 0 < val < 0.5:
+        raise ValueError(f"{name}: expected a test size in (0, 0.5), got {val}")
+    return val
 
 
 def check_two_sided_threshold(t: object, name: str = "threshold") -> float:

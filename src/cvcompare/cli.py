@@ -384,21 +384,11 @@ def _rank(args: argparse.Namespace) -> list[Row]:
 
 def _report(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates)
-    learners = _learners(table)
-    chosen = args.learners or learners
-    for name in chosen:
-        if name not in learners:
-            raise _ArgumentError(f"--learners: unknown learner {name!r}; FILE has {learners}")
-    if len(set(chosen)) < 2:
-        raise _ArgumentError(f"--learners: name at least two different learners, got {chosen}")
-    x, _ = _pair(table, chosen[0], chosen[1], args)
-    for other in chosen[2:]:
-        _pair(table, chosen[0], other, args)
-    args.rho_given = args.rho is not None
-    _check_default_rho(args, x.shape[1], ("correlated-t",))
+    # compare_learners checks the learners, their folds and the default rho, in the
+    # library's words, which main turns into the options' and FILE's
     results = compare_learners(
         table,
-        learners=chosen,
+        learners=args.learners or None,
         rho=args.rho,
         rope=args.rope,
         alpha=args.alpha,
@@ -417,7 +407,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         {
             "html": str(out / "report.html"),
             "markdown": str(out / "report.md"),
-            "learners": len(chosen),
+            "learners": len(results.learners),
             "pairs": len(results.pairs),
             "datasets": len(results.datasets),
         }

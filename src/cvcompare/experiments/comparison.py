@@ -198,8 +198,10 @@ def summarise(claim: Mapping[str, Any], sel: pd.DataFrame) -> tuple[float, float
     Returns
     -------
     value, se : float
-        ``sum_j w_j f_j`` and ``sqrt(sum_j w_j^2 se_j^2)``, over the points with a positive
-        weight (points without replications, ``n = 0``, carry none); NaN when no point has.
+        ``sum_j w_j f_j`` and ``sqrt(sum_j w_j^2 se_j^2)`` over the points with a positive
+        weight: a pooled summary gives the points without replications (``n = 0``) none,
+        while a mean or an area over such a point (whose value is NaN) is NaN; NaN when no
+        point has a weight.
     """
     w = summary_weights(claim, sel)
     used = w > 0

@@ -50,17 +50,18 @@ a Stan or plotting back end.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from cvcompare._validation import (
     check_choice,
+    check_fraction_rope,
     check_int,
     check_positive,
     check_probability,
-    check_rope,
+    check_test_size,
 )
 from cvcompare.hierarchical.fit import NU_PRIORS, TOP_LEVELS
 from cvcompare.hierarchical.runners import RUNNERS
@@ -123,6 +124,12 @@ class RegisteredTest:
         The result columns the adapter writes.
     single_data_set : bool
         The test compares two learners on one data set: the scenario must have ``q = 1``.
+    checks : mapping
+        Checks of settings whose values this test restricts further than
+        :data:`SETTING_CHECKS` does (e.g. the Poisson-binomial test's size below 1/2).
+    nullable : frozenset of str
+        Columns left empty in some rows (e.g. the IDP test's ``error`` where it is
+        indeterminate): a metric reads them only with a ``given`` condition.
     """
 
     adapter: Adapter
@@ -130,13 +137,17 @@ class RegisteredTest:
     defaults: Mapping[str, Any]
     columns: frozenset[str]
     single_data_set: bool = False
+    checks: Mapping[str, Callable[[Any, str], Any]] = field(default_factory=dict)
+    nullable: frozenset[str] = frozenset()
 
     def check(self, settings: Mapping[str, Any], what: str = "test") -> dict[str, Any]:
-        """The settings checked, name and value (:data:`SETTING_CHECKS`), with the defaults
-        filled in and each value in the form the adapter takes (e.g. a rope as a tuple)."""
+        """The settings checked, name and value (the test's own ``checks``, else
+        :data:`SETTING_CHECKS`), with the defaults filled in and each value in the form the
+        adapter takes (e.g. a rope as a tuple)."""
         full = check_settings(self, settings, what)
+        checks = {**SETTING_CHECKS, **self.checks}
         try:
-            return {key: SETTING_CHECKS[key](value, key) for key, value in full.items()}
+            return {key: checks[key](value, key) for key, value in full.items()}
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{what}: {exc}") from None
 
@@ -157,18 +168,25 @@ def register(
     defaults: Mapping[str, Any],
     columns: set[str] | frozenset[str],
     single_data_set: bool = False,
+    checks: Mapping[str, Callable[[Any, str], Any]] | None = None,
+    nullable: set[str] | frozenset[str] = frozenset(),
 ) -> Callable[[Adapter], Adapter]:
     """Register an adapter under ``name`` with what it is in words (``title``), its
-    settings' defaults (each name checked by :data:`SETTING_CHECKS`), its columns and
-    whether it takes a single data set."""
-    unchecked = set(defaults) - set(SETTING_CHECKS)
+    settings' defaults (each name checked by :data:`SETTING_CHECKS` or ``checks``), its
+    columns (``nullable``: those left empty in some rows) and whether it takes a single
+    data set."""
+    checks = dict(checks or {})
+    unchecked = set(defaults) - set(SETTING_CHECKS) - set(checks)
     if unchecked:
         raise ValueError(f"test {name!r}: no check for the setting(s) {sorted(unchecked)}")
 
     def deco(fn: Adapter) -> Adapter:
         if name in TESTS:
             raise ValueError(f"test {name!r} is registered twice")
-        TESTS[name] = RegisteredTest(fn, title, dict(defaults), frozenset(columns), single_data_set)
+        TESTS[name] = RegisteredTest(
+            fn, title, dict(defaults), frozenset(columns), single_data_set, checks,
+            frozenset(nullable),
+        )  # fmt: skip
         return fn
 
     return deco
@@ -229,7 +247,7 @@ SETTING_CHECKS: dict[str, Callable[[Any, str], Any]] = {
     "alpha": check_probability,
     "method": _one_of("exact", "montecarlo"),
     "rho": _heuristic_or_rho,
-    "rope": check_rope,
+    "rope": check_fraction_rope,
     "n_samples": _integer(1),
     "l0": check_positive,
     "l1": check_positive,
@@ -294,6 +312,7 @@ def _sign(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[
     title="Poisson-binomial test",
     defaults={"alpha": 0.05, "method": "exact"},
     columns={"prob_majority", "reject"},
+    checks={"alpha": check_test_size},
 )
 def _poisson(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Poisson-binomial test (Corani & Benavoli 2015, Sec. 3.3) on the fold differences.
@@ -590,6 +609,7 @@ def _dp(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[st
     title="Bayesian signed-rank test with the imprecise DP prior, decision by the loss",
     defaults={**_LOSSES, "s": IDP_DEFAULT_S, "n_samples": 50_000},
     columns={"lower_prob", "upper_prob", "indeterminate", "determinate", *_LOSS_COLUMNS},
+    nullable={"error", "loss"},
 )
 def _idp(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Bayesian signed-rank test with the prior near-ignorance DP (IDP), decision by the loss.

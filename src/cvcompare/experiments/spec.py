@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import numpy as np
 import yaml
 
 from cvcompare.experiments.metrics import METRIC_KINDS
@@ -475,6 +476,7 @@ class ExperimentSpec:
                             f"expected scenario q = 1, got {p.scenario.get('q')} (at {where})"
                         )
             columns[t.id] = TESTS[t.test].columns | COMMON_COLUMNS | self._grid_names()
+        registered_of = {t.id: t.test for t in self.tests}
         metric_labels: dict[str, set[str]] = {}
         for m in self.metrics:
             if m["id"] in metric_labels:
@@ -502,6 +504,13 @@ class ExperimentSpec:
                             f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
                             f"columns: {sorted(columns[tid])}"
                         )
+                empty = [c for c in read if c in TESTS[registered_of[tid]].nullable]
+                if empty and not given:
+                    fail(
+                        f"metric {m['id']!r}: test {tid!r} leaves column {empty[0]!r} empty in "
+                        "some runs; restrict the metric with `given` to the runs where it is "
+                        "filled (e.g. `given: {test: idp, column: determinate}`)"
+                    )
             decisions = [m["given"]["column"]] if given else []
             if m["kind"] in ("rate", "replicability"):
                 decisions.append(m["column"])
@@ -615,12 +624,43 @@ class ExperimentSpec:
         open_axes = [name for name in grid if name not in keys]
         if "over" in entry and entry["over"] not in open_axes:
             fail(f"{where}.over: expected a grid axis not in the rows or columns, {open_axes}")
-        for axis, values in entry.get("at", {}).items():
-            if axis not in open_axes:
-                fail(f"{where}.at: {axis!r} is not a grid axis outside the rows and columns")
-            for v in values if isinstance(values, list) else [values]:
-                if format_value(v) not in grid[axis]:
-                    fail(f"{where}.at.{axis}: {v!r} is not among the grid values")
+        outside = [axis for axis in entry.get("at", {}) if axis not in open_axes]
+        if outside:
+            fail(f"{where}.at: {outside} are not grid axes outside the rows and columns")
+        self._check_summarised(fail, where, entry)
+
+    def _check_summarised(
+        self, fail: Callable[[str], None], where: str, entry: Mapping[str, Any]
+    ) -> None:
+        """What a claim or a summary table combines: one number per grid point (not a
+        histogram), grid points on the grid (``at``, and a claim's ``minus``), and for an
+        area, two or more uniformly spaced numbers along ``over`` (its values in ``at``, or
+        all of the axis)."""
+        grid = {a.name: list(a.values) for a in self.grid}
+        if any(m["kind"] == "histogram" for m in self.metrics if m["id"] == entry["metric"]):
+            fail(f"{where}: metric {entry['metric']!r} is a histogram; a summary needs one number")
+        for part in ("at", "minus"):
+            for axis, values in entry.get(part, {}).items():
+                if axis not in grid:
+                    fail(f"{where}.{part}: {axis!r} is not a grid axis ({sorted(grid)})")
+                labels = {format_value(v) for v in grid[axis]}
+                for v in values if isinstance(values, list) else [values]:
+                    if format_value(v) not in labels:
+                        fail(f"{where}.{part}.{axis}: {v!r} is not among the grid values")
+        over = entry.get("over")
+        if entry.get("summary") != "area":
+            if over is not None:
+                fail(f"{where}: `over` is only used with summary 'area'")
+            return
+        values = entry.get("at", {}).get(over, grid.get(over))
+        numbers = values if isinstance(values, list) else []
+        real = all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers)
+        steps = np.diff(np.sort(np.asarray(numbers, dtype=float))) if real else np.array([])
+        if len(numbers) < 2 or not real or not np.allclose(steps, steps[0], rtol=1e-9, atol=0):
+            fail(
+                f"{where}: summary 'area' needs `over` naming a grid axis with two or more "
+                f"uniformly spaced numbers (in `at`, or all of the axis), got over={over!r}"
+            )
 
     def _check_table_cells(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
         """The table's rows and columns together name one number per cell: every grid axis
@@ -699,36 +739,16 @@ class ExperimentSpec:
     def _check_claims(
         self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]
     ) -> None:
-        grid_values = {a.name: {format_value(v) for v in a.values} for a in self.grid}
-        binned = {m["id"] for m in self.metrics if m["kind"] == "histogram"}
         for i, claim in enumerate(self.paper_numbers):
             where = f"paper_numbers[{i}]"
             if claim["metric"] not in metric_labels:
                 fail(f"{where}: unknown metric {claim['metric']!r}; known: {sorted(metric_labels)}")
-            if claim["metric"] in binned:
-                fail(f"{where}: metric {claim['metric']!r} is a histogram; claims need one number")
             if claim["test"] not in metric_labels[claim["metric"]]:
                 fail(
                     f"{where}: metric {claim['metric']!r} has no test {claim['test']!r}; "
                     f"it has {sorted(metric_labels[claim['metric']])}"
                 )
-            if claim.get("summary") == "area":
-                over = claim.get("over")
-                listed = claim["at"].get(over)
-                if not isinstance(listed, list) or len(listed) < 2:
-                    fail(
-                        f"{where}: summary 'area' needs `over` naming a grid axis whose values "
-                        f"are listed in `at` (two or more), got over={over!r}"
-                    )
-            elif "over" in claim:
-                fail(f"{where}: `over` is only used with summary 'area'")
-            for entry in ("at", "minus"):
-                for key, val in claim.get(entry, {}).items():
-                    if key not in grid_values:
-                        fail(f"{where}.{entry}: {key!r} is not a grid axis ({sorted(grid_values)})")
-                    for v in val if isinstance(val, list) else [val]:
-                        if format_value(v) not in grid_values[key]:
-                            fail(f"{where}.{entry}.{key}: {v!r} is not among the grid values")
+            self._check_summarised(fail, where, claim)
 
     def points(self, fidelity: str | None = None) -> list[GridPoint]:
         """Expand the grid into its points (Cartesian product, in grid order).

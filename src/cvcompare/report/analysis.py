@@ -34,10 +34,10 @@ from cvcompare._validation import (
     check_array,
     check_choice,
     check_int,
-    check_probability,
     check_rho,
     check_scaled_rope,
     check_score_scale,
+    check_test_size,
     check_two_sided_threshold,
 )
 from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
@@ -98,10 +98,8 @@ class Settings:
 
     Attributes
     ----------
-    rho : float, optional
-        Correlation of the fold differences (``1/k`` for k-fold cross-validation). By
-        default 0.1, for runs of 10-fold cross-validation; refused as a default where the
-        number of folds per data set is not a multiple of 10.
+    rho : float
+        Correlation of the fold differences (``1/k`` for k-fold cross-validation).
     rope : tuple of float
         Region of practical equivalence, in the unit of the differences.
     alpha : float
@@ -418,11 +416,14 @@ def compare_learners(
     sub = table[table[column].isin(chosen)]
     scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
     check_score_scale(scores, f"table: column {score!r}", scale)
-    n_folds = int(sub.groupby([column, "dataset"]).size().max())
+    # the folds are paired before their number sets the default rho
+    x, _ = fold_differences(sub, chosen[0], chosen[1], higher_is_better=higher_is_better)
+    for other in chosen[2:]:
+        fold_differences(sub, chosen[0], other, higher_is_better=higher_is_better)
     settings = Settings(
-        rho=check_rho(rho, n_folds),
+        rho=check_rho(rho, x.shape[1]),
         rope=check_scaled_rope(rope, scale),
-        alpha=check_probability(alpha, "alpha"),
+        alpha=check_test_size(alpha),
         threshold=check_two_sided_threshold(threshold),
         seed=check_int(seed, "seed", minimum=0),
         n_samples=check_int(n_samples, "n_samples", minimum=1),

@@ -298,7 +298,7 @@ def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> S
         raise ValueError(
             f"delta: |delta| must be at most 0.5 for the 'bn_vs_zeror' generator "
             f"(theta = 0.5 + |delta| <= 1); got {delta[np.argmax(np.abs(delta))]:g}; "
-            "cap the delta distribution"
+            "choose a delta distribution within that range, e.g. a cauchy with a cap"
         )
 
     def simulate(n: int, d: np.ndarray) -> PairedCVResult:

@@ -35,8 +35,8 @@ from cvcompare._validation import (
     check_array,
     check_choice,
     check_int,
-    check_probability,
     check_scale,
+    check_test_size,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats.ttest import _check_rho, _prob_positive_matching
@@ -220,9 +220,7 @@ def poisson_binomial_test(
         )
     for value in rho_arr.ravel():
         _check_rho(value)
-    alpha = check_probability(alpha, "alpha")
-    if alpha >= 0.5:
-        raise ValueError(f"alpha: expected a test size in (0, 0.5), got {alpha}")
+    alpha = check_test_size(alpha)
     method = check_choice(method, "method", ("exact", "montecarlo"))
     p_datasets = _prob_positive_matching(arr, rho_arr)
     if method == "exact":

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from cvcompare._validation import check_choice, check_fraction_rope, check_int
+from cvcompare._validation import check_choice, check_fraction_rope, check_int, check_probability
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
@@ -76,9 +76,7 @@ def _check_pair(settings: dict[str, Any]) -> None:
 
 def _check_fit(settings: dict[str, Any]) -> None:
     _check_pair(settings)
-    rho = settings["rho"]
-    if isinstance(rho, bool) or not isinstance(rho, int | float) or not 0 <= rho < 1:
-        raise ValueError(f"rho: expected a correlation in [0, 1), got {rho!r}")
+    check_probability(settings["rho"], "rho", open_low=False)
     # the model's settings, checked as the simulations' hierarchical test checks them
     for key in HIERARCHICAL_DEFAULTS.keys() & settings.keys():
         SETTING_CHECKS[key](settings[key], key)

@@ -123,8 +123,8 @@ def _draw_series(
     ax: Axes, aggregate: pd.DataFrame, x: str, series: list[tuple[str, str, str, str, str, str]]
 ) -> None:
     """Draw each ``(metric, test, label, marker, linestyle, colour)`` against grid column
-    ``x``; a quantity keeps its colour in every figure (the signed-rank test red, as in
-    P-F2a and P-F2b)."""
+    ``x``; a quantity keeps its colour in every figure (the signed-rank test red and no
+    hierarchical quantity blue, the Poisson-binomial test's colour in P-F2a and P-F2b)."""
     for metric, test, label, marker, style, color in series:
         g = select(aggregate, metric, [x])
         g = g[g["test"] == test]
@@ -171,9 +171,9 @@ def _one_panel(
 
 #: The hierarchical model's series of the equivalence studies (Figs. 2 and 4).
 _EQUIVALENCE_SERIES = [
-    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-", "tab:blue"),
+    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-", "tab:green"),
     ("recognition", "hierarchical", "equivalence recognition", "s", "-", "tab:orange"),
-    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":", "tab:green"),
+    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":", "tab:brown"),
     ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-.", "tab:purple"),
 ]
 _Q_LABEL = "number of data sets q"
@@ -265,7 +265,7 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
 #: The curves of H-F5.
 _POWER_SERIES = [
     ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--", _COLORS["signed_rank"]),
-    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-", "tab:blue"),
+    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-", "tab:green"),
     (
         "power_right_next",
         "hierarchical",
