@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from cvcompare.experiments.comparison import point_labels_at, summarise
+from cvcompare.experiments.spec import format_value
 
 __all__ = ["pivot_table", "summary_markdown", "summary_table", "table_key", "table_markdown"]
 
@@ -238,12 +239,17 @@ def summary_table(aggregate: pd.DataFrame, spec: Any, entry: Mapping[str, Any]) 
     -------
     pandas.DataFrame
         The long form of :func:`pivot_table`: ``rows + columns + [value, se, n,
-        uncertainty]``, in grid order. A cell whose grid points this fidelity did not all
-        run is NaN (``n = 0``).
+        uncertainty]``, in grid order, for the grid values this fidelity ran. A cell whose
+        summary covers grid points this fidelity did not run is NaN (``n = 0``).
     """
     keys = [*entry["rows"], *entry["columns"]]
     rows = aggregate[aggregate["metric"] == entry["metric"]]
-    grid = {axis.name: axis.values for axis in spec.grid}
+    # the rows and columns of the grid values this fidelity ran, in grid order
+    ran = {part for point in rows["point"] for part in point.split("/")}
+    grid = {
+        axis.name: [v for v in axis.values if f"{axis.name}~{format_value(v)}" in ran]
+        for axis in spec.grid
+    }
     tests = list(dict.fromkeys(rows["test"]))
     out = []
     for combo in itertools.product(*(tests if k == "test" else grid[k] for k in keys)):
