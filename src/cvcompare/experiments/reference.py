@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["docstring_entries", "reference_markdown"]
@@ -66,18 +66,28 @@ def _value(value: Any) -> str:
     return f"`{list(value) if isinstance(value, tuple) else value}`"
 
 
+def _section(title: str, text: str, columns: Sequence[str] = ()) -> list[str]:
+    """The lines opening a section: its heading, its paragraph and, given ``columns``, the
+    head of its table."""
+    head = [f"| {' | '.join(columns)} |", "|" + "---|" * len(columns)] if columns else []
+    return [f"## {title}", "", text, "", *head]
+
+
+def _settings(defaults: Mapping[str, Any]) -> str:
+    """Settings with their defaults, ``name (default)``."""
+    return ", ".join(f"`{k}` ({_value(v)})" for k, v in defaults.items())
+
+
 def _generators() -> list[str]:
     from cvcompare.simulate import scenario
 
     described = docstring_entries(scenario.__doc__ or "")
-    lines = [
-        "## Scenario generators (`scenario.generator.name`)",
-        "",
+    lines = _section(
+        "Scenario generators (`scenario.generator.name`)",
         "The generator makes the data sets of one replication; `scenario` also takes "
         "`delta` (below), `n_instances`, `cv` (`runs`, `folds`, and `stratify` for the "
         "naive-Bayes generators) and `q` (the number of data sets).",
-        "",
-    ]
+    )
     for name, keys in scenario.GENERATOR_KEYS.items():
         lines += [f"### `{name}`", "", described[name], "", f"Keys: {_names(keys)}.", ""]
     return lines
@@ -90,12 +100,11 @@ def _names(keys: Any) -> str:
 def _distributions() -> list[str]:
     from cvcompare.simulate.deltas import DISTRIBUTIONS
 
-    lines = [
-        "## True differences (`scenario.delta.distribution`)",
-        "",
-        "| distribution | keys | what it draws |",
-        "|---|---|---|",
-    ]
+    lines = _section(
+        "True differences (`scenario.delta.distribution`)",
+        "The distribution from which each data set's true difference is drawn.",
+        ("distribution", "keys", "what it draws"),
+    )
     for name, (cls, keys) in DISTRIBUTIONS.items():
         lines.append(f"| `{name}` | {_names(keys)} | {_summary(cls)} |")
     return [*lines, ""]
@@ -104,18 +113,16 @@ def _distributions() -> list[str]:
 def _tests() -> list[str]:
     from cvcompare.experiments.registry import BOOLEAN_COLUMNS, COMMON_COLUMNS, TESTS
 
-    lines = [
-        "## Tests (`tests[].test`)",
-        "",
+    lines = _section(
+        "Tests (`tests[].test`)",
         "Each test runs on every replication and writes one row of result columns; a "
         "metric reads them. Columns of decisions (True or False) are marked *decision*: "
         "only they can be read by a `rate`, a `replicability` or a `given` condition. "
         f"Every row also has {_names(COMMON_COLUMNS)} and the grid axes.",
-        "",
-    ]
+    )
     for name, test in TESTS.items():
         doc = inspect.getdoc(test.adapter) or ""
-        settings = ", ".join(f"`{k}` ({_value(v)})" for k, v in test.defaults.items())
+        settings = _settings(test.defaults)
         columns = ", ".join(
             f"`{c}`" + (" (*decision*)" if c in BOOLEAN_COLUMNS else "")
             for c in sorted(test.columns)
@@ -131,15 +138,12 @@ def _metric_kinds() -> list[str]:
     from cvcompare.experiments import metrics
 
     described = docstring_entries(metrics.__doc__ or "")
-    lines = [
-        "## Metric kinds (`metrics[].kind`)",
-        "",
+    lines = _section(
+        "Metric kinds (`metrics[].kind`)",
         "A metric summarises the replications of one grid point for each test it lists "
         "(`tests`, all by default), with its Monte Carlo standard error.",
-        "",
-        "| kind | what it computes |",
-        "|---|---|",
-    ]
+        ("kind", "what it computes"),
+    )
     lines += [f"| `{kind}` | {described[kind]} |" for kind in metrics.METRIC_KINDS]
     given = _plain(
         (metrics.__doc__ or "").split("Any metric may be restricted")[1].split("\n\n")[0]
@@ -150,16 +154,13 @@ def _metric_kinds() -> list[str]:
 def _figures() -> list[str]:
     from cvcompare.plots.figures import FIGURES, READS
 
-    lines = [
-        "## Figure functions (`figure.function`)",
-        "",
+    lines = _section(
+        "Figure functions (`figure.function`)",
         "Each draws one figure of a paper, with that figure's axes, series and labels; an "
         "experiment file that names one must define the metrics (for the tests) and grid "
         "axes it reads, and have the settings its labels state.",
-        "",
-        "| function | what it draws | reads |",
-        "|---|---|---|",
-    ]
+        ("function", "what it draws", "reads"),
+    )
     for name, fn in sorted(FIGURES.items()):
         reads = READS.get(name)
         if reads is None:
@@ -180,20 +181,16 @@ def _figures() -> list[str]:
 def _analyses() -> list[str]:
     from cvcompare.experiments.analyses import ANALYSES
 
-    lines = [
-        "## Analyses (`analysis.function`, `kind: analysis`)",
-        "",
+    lines = _section(
+        "Analyses (`analysis.function`, `kind: analysis`)",
         "An analysis computes a target from the real cross-validation results or from a "
         "worked example, and reports its metrics directly (kind `reported`).",
-        "",
-        "| analysis | what it computes | settings (default) | metrics |",
-        "|---|---|---|---|",
-    ]
+        ("analysis", "what it computes", "settings (default)", "metrics"),
+    )
     for name, entry in ANALYSES.items():
-        settings = ", ".join(f"`{k}` ({_value(v)})" for k, v in entry.defaults.items())
         data = " Reads the real results." if entry.needs_data else ""
         lines.append(
-            f"| `{name}` | {_summary(entry.function)}{data} | {settings} | "
+            f"| `{name}` | {_summary(entry.function)}{data} | {_settings(entry.defaults)} | "
             f"{_names(entry.metrics)} |"
         )
     return [*lines, ""]

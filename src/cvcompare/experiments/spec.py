@@ -463,18 +463,17 @@ class ExperimentSpec:
                 fail(f"test {t.id!r}: by_fidelity keys must be among {FIDELITIES}, got {unknown}")
             registered = TESTS[t.test]
             # the settings every job of every fidelity would run with, values included
-            for fid in FIDELITIES:
-                for p in self.points(fid):
-                    where = f"{fid} fidelity, grid point {p.label}"
-                    try:
-                        registered.check(self.test_at(t, p, fid)["settings"], f"test {t.id!r}")
-                    except (TypeError, ValueError) as exc:
-                        fail(f"{exc} (at {where})")
-                    if registered.single_data_set and p.scenario.get("q") != 1:
-                        fail(
-                            f"test {t.id!r}: {t.test} compares learners on one data set; "
-                            f"expected scenario q = 1, got {p.scenario.get('q')} (at {where})"
-                        )
+            for fid, p, settings in self._test_settings_everywhere(t):
+                where = f"{fid} fidelity, grid point {p.label}"
+                try:
+                    registered.check(settings, f"test {t.id!r}")
+                except (TypeError, ValueError) as exc:
+                    fail(f"{exc} (at {where})")
+                if registered.single_data_set and p.scenario.get("q") != 1:
+                    fail(
+                        f"test {t.id!r}: {t.test} compares learners on one data set; "
+                        f"expected scenario q = 1, got {p.scenario.get('q')} (at {where})"
+                    )
             columns[t.id] = TESTS[t.test].columns | COMMON_COLUMNS | self._grid_names()
         registered_of = {t.id: t.test for t in self.tests}
         metric_labels: dict[str, set[str]] = {}
@@ -598,6 +597,15 @@ class ExperimentSpec:
             self._check_table_cells(fail, metrics)
             for i, entry in enumerate(self.table.get("summaries", [])):
                 self._check_summary(fail, metrics, entry, f"table.summaries[{i}]")
+
+    def _test_settings_everywhere(self, test: TestSpec) -> list[tuple[str, GridPoint, dict]]:
+        """``(fidelity, grid point, settings)`` of every job of ``test``: the settings it
+        runs with at each fidelity's grid points (:meth:`test_at`)."""
+        return [
+            (fid, p, self.test_at(test, p, fid)["settings"])
+            for fid in FIDELITIES
+            for p in self.points(fid)
+        ]
 
     def _check_summary(
         self,
@@ -727,11 +735,10 @@ class ExperimentSpec:
         owner, key = path.split(".", 1)
         tests = {t.id: t for t in self.tests}
         if owner in tests:
-            test, default = tests[owner], TESTS[tests[owner].test].defaults.get(key)
+            default = TESTS[tests[owner].test].defaults.get(key)
             return [
-                self.test_at(test, p, fid)["settings"].get(key, default)
-                for fid in FIDELITIES
-                for p in self.points(fid)
+                settings.get(key, default)
+                for _, _, settings in self._test_settings_everywhere(tests[owner])
             ]
         metric = next((m for m in self.metrics if m["id"] == owner), {})
         return [metric[key]] if key in metric else []

@@ -416,10 +416,9 @@ def compare_learners(
     sub = table[table[column].isin(chosen)]
     scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
     check_score_scale(scores, f"table: column {score!r}", scale)
-    # the folds are paired before their number sets the default rho
+    # the first pair's folds are paired before their number sets the default rho (the
+    # other pairs' are, as they are analysed)
     x, _ = fold_differences(sub, chosen[0], chosen[1], higher_is_better=higher_is_better)
-    for other in chosen[2:]:
-        fold_differences(sub, chosen[0], other, higher_is_better=higher_is_better)
     settings = Settings(
         rho=check_rho(rho, x.shape[1]),
         rope=check_scaled_rope(rope, scale),
