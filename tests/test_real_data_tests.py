@@ -94,8 +94,11 @@ def test_real_data_analyses_refuse_bad_settings():
         ANALYSES["pair_decisions"].check({"first": "up", "second": "up"})
     with pytest.raises(ValueError, match="stop: expected an integer >= 3"):
         ANALYSES["pair_decisions"].check({"first": "a", "second": "b", "start": 2, "stop": 2})
-    with pytest.raises(ValueError, match="unknown learner 'nope'"):
+    # the setting is named, whichever way round the analysis subtracts
+    with pytest.raises(ValueError, match="^second: unknown learner 'nope'"):
         _run("pair_decisions", {"first": "base", "second": "nope"}, data)
+    with pytest.raises(ValueError, match="^first: unknown learner 'nope'"):
+        _run("replicability_split", {"first": "nope", "second": "up"}, data)
     with pytest.raises(ValueError, match="q: the real results have 6 data sets"):
         _run("replicability_split", {"first": "base", "second": "up", "q": 7}, data)
 

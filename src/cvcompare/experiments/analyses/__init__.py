@@ -42,6 +42,7 @@ __all__ = [
     "AnalysisOutput",
     "RegisteredAnalysis",
     "check_learner_pair",
+    "learner_pair_differences",
     "register_analysis",
     "reported",
     "run_analysis",
@@ -152,6 +153,42 @@ def check_learner_pair(settings: Mapping[str, Any]) -> None:
         raise ValueError(
             f"first, second: expected two different learners, got {settings['first']!r} twice"
         )
+
+
+def learner_pair_differences(
+    data: pd.DataFrame, settings: Mapping[str, Any], *, second_minus_first: bool = False
+) -> tuple[np.ndarray, list[str]]:
+    """Fold differences of the learners ``first`` and ``second`` of the settings.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The real results, a tidy table from :func:`cvcompare.io.read_accuracies`.
+    settings : mapping
+        Checked settings with the learners ``first`` and ``second``.
+    second_minus_first : bool
+        False for ``first - second``, True for ``second - first``.
+
+    Returns
+    -------
+    x : numpy.ndarray, shape (q, n_folds)
+        The differences, one row per data set.
+    datasets : list of str
+        The data sets of the rows, in file order.
+
+    Raises
+    ------
+    ValueError
+        If ``first`` or ``second`` is not a learner of the data (naming the setting).
+    """
+    from cvcompare.io import fold_differences, score_columns
+
+    known = list(dict.fromkeys(data[score_columns(data)[0]]))
+    for key in ("first", "second"):
+        if settings[key] not in known:
+            raise ValueError(f"{key}: unknown learner {settings[key]!r}; the data has {known}")
+    pair = (settings["second"], settings["first"])
+    return fold_differences(data, *(pair if second_minus_first else pair[::-1]))
 
 
 def register_analysis(

@@ -36,6 +36,7 @@ from cvcompare._validation import check_choice, check_fraction_rope, check_int, 
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
+    learner_pair_differences,
     register_analysis,
     reported,
 )
@@ -93,17 +94,6 @@ def _check_densities(settings: dict[str, Any]) -> None:
     check_int(settings["n_grid"], "n_grid", minimum=2)
 
 
-def _differences(data: pd.DataFrame, settings: dict[str, Any]) -> tuple[np.ndarray, list[str]]:
-    """Fold differences ``first - second`` of every data set (fractions), and the data sets."""
-    from cvcompare.io import fold_differences
-
-    known = list(dict.fromkeys(data["classifier"]))
-    for key in ("first", "second"):
-        if settings[key] not in known:
-            raise ValueError(f"{key}: unknown learner {settings[key]!r}; the data has {known}")
-    return fold_differences(data, settings["first"], settings["second"])
-
-
 def _fit(x: np.ndarray, settings: dict[str, Any], nu_prior: str, rng: np.random.Generator) -> Any:
     """Fit the hierarchical model with the settings' Stan options, refitting a fit that fails
     the sampler diagnostics as the simulations do; seeds drawn from ``rng``."""
@@ -159,7 +149,7 @@ def hierarchical_pair(
     from cvcompare.io import mean_differences
     from cvcompare.stats import wilcoxon_test
 
-    x, _ = _differences(data, settings)
+    x, _ = learner_pair_differences(data, settings)
     res = _fit(x, settings, settings["nu_prior"], rng)
     test = wilcoxon_test(mean_differences(x), zero_method=settings["zero_method"])
     return AnalysisOutput(
@@ -241,7 +231,7 @@ def predictive_densities(
     """
     from cvcompare.hierarchical import ess_bulk
 
-    x, _ = _differences(data, settings)
+    x, _ = learner_pair_differences(data, settings)
     fits = {prior: _fit(x, settings, prior, rng) for prior in NU_PRIORS}
     shrink = {prior: res.shrinkage for prior, res in fits.items()}
     gaps = np.abs(shrink["hyper"] - shrink["gamma"])
@@ -331,7 +321,7 @@ def fold_boxplots(
     """
     from cvcompare.io import mean_differences
 
-    x, datasets = _differences(data, settings)
+    x, datasets = learner_pair_differences(data, settings)
     low, high = check_fraction_rope(settings["rope"])
     means = mean_differences(x)
     nonzero = means[means != 0]

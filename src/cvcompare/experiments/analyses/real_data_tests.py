@@ -28,11 +28,12 @@ from cvcompare._validation import check_int, check_positive, check_probability
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
+    learner_pair_differences,
     register_analysis,
     reported,
 )
 from cvcompare.experiments.metrics import rate_estimate, replicability_estimate
-from cvcompare.io import fold_differences, mean_differences
+from cvcompare.io import mean_differences
 from cvcompare.stats.poisson_binomial import poisson_binomial_test
 from cvcompare.stats.signed_rank import (
     IDP_DEFAULT_S,
@@ -43,11 +44,6 @@ from cvcompare.stats.signed_rank import (
 )
 
 __all__ = ["pair_decisions", "replicability_split"]
-
-
-def _pair_differences(settings: dict[str, Any], data: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
-    """Fold differences ``second - first`` on every data set (file order)."""
-    return fold_differences(data, settings["second"], settings["first"])
 
 
 def _check_decisions(settings: dict[str, Any]) -> None:
@@ -95,7 +91,7 @@ def pair_decisions(
     Every number is exact (deterministic); ``n_datasets`` is the subset's size (both rows).
     """
     assert data is not None
-    x, datasets = _pair_differences(settings, data)
+    x, datasets = learner_pair_differences(data, settings, second_minus_first=True)
     stop = len(datasets) if settings["stop"] is None else settings["stop"]
     if stop > len(datasets):
         raise ValueError(f"stop: the real results have {len(datasets)} data sets, got stop={stop}")
@@ -193,7 +189,7 @@ def replicability_split(
     decisions ``wilcoxon`` and ``dp`` (0/1) and ``indeterminate`` (bool).
     """
     assert data is not None
-    x, datasets = _pair_differences(settings, data)
+    x, datasets = learner_pair_differences(data, settings, second_minus_first=True)
     means = mean_differences(x)
     q, n_draws, n_samples = settings["q"], settings["n_draws"], settings["n_samples"]
     if q > len(datasets):
