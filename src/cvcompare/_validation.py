@@ -240,16 +240,17 @@ def check_probability(
     return val
 
 
-def check_rho(rho: object, n_folds: int) -> float:
-    """Check the correlation ``rho`` of the fold differences; ``None`` takes the default.
+def check_rho(rho: object, n_folds: int | None = None, name: str = "rho") -> float:
+    """Check the correlation ``rho`` of the fold differences, a number in [0, 1).
 
     ``rho = n_test / n_total`` (``1/k`` for k-fold cross-validation; Nadeau & Bengio 2003).
-    ``None`` stands for 10-fold cross-validation, :data:`DEFAULT_RHO`, which ``m`` runs of
-    it fit only if each data set has a multiple of 10 fold results; any other count means
-    another design, whose ``rho`` must be given.
+    Given the number of fold results per data set, ``None`` takes the default
+    :data:`DEFAULT_RHO`, which stands for 10-fold cross-validation: ``m`` runs of it fit only
+    if each data set has a multiple of 10 fold results; any other count means another
+    design, whose ``rho`` must be given.
     """
-    if rho is not None:
-        return check_probability(rho, "rho", open_low=False)
+    if rho is not None or n_folds is None:
+        return check_probability(rho, name, open_low=False)
     if n_folds % round(1 / DEFAULT_RHO):
         raise ValueError(
             f"rho: the default {DEFAULT_RHO} assumes 10-fold cross-validation, but the data "

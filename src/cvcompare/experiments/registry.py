@@ -61,6 +61,7 @@ from cvcompare._validation import (
     check_int,
     check_positive,
     check_probability,
+    check_rho,
     check_test_size,
 )
 from cvcompare.hierarchical.fit import NU_PRIORS, TOP_LEVELS
@@ -228,7 +229,7 @@ def _heuristic_or_rho(value: Any, name: str) -> str | float:
         return value
     if isinstance(value, str):
         raise TypeError(f"{name}: expected 'heuristic' or a number in [0, 1), got {value!r}")
-    return check_probability(value, name, open_low=False)
+    return check_rho(value, name=name)
 
 
 def _refit_scale(value: Any, name: str) -> float:

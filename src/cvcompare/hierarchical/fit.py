@@ -17,6 +17,7 @@ from cvcompare._validation import (
     check_array,
     check_int,
     check_probability,
+    check_rho,
     check_scale,
     check_scaled_rope,
 )
@@ -161,7 +162,7 @@ def fit_hierarchical(
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
     arr = check_scale(arr, "x", scale=scale)
     rope = check_scaled_rope(rope, scale)
-    rho = check_probability(rho, "rho", open_low=False, open_high=True)
+    rho = check_rho(rho)
     if nu_prior not in NU_PRIORS:
         raise ValueError(f"nu_prior: expected one of {NU_PRIORS}, got {nu_prior!r}")
     if top_level not in TOP_LEVELS:

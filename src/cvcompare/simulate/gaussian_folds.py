@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_probability
+from .._validation import check_rho
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -87,7 +87,7 @@ def gaussian_fold_differences(
     """
     mu = np.asarray(mean, dtype=float)
     sigma = np.asarray(sd, dtype=float)
-    rho = check_probability(rho, "rho", open_low=False, open_high=True)
+    rho = check_rho(rho)
     gen = as_generator(rng)
     z = gen.standard_normal((mu.size, n + 1))
     shared = np.sqrt(rho) * z[:, :1]
@@ -153,7 +153,7 @@ def gaussian_folds_plan(
     rho = gen_spec.get("rho", 1.0 / folds)
     if isinstance(rho, bool) or not isinstance(rho, (int, float)):
         raise TypeError(f"generator.rho: expected a number in [0, 1), got {rho!r}")
-    rho = check_probability(rho, "generator.rho", open_low=False, open_high=True)
+    rho = check_rho(rho, name="generator.rho")
     return GaussianFoldsPlan(
         runs=runs,
         folds=folds,

@@ -35,11 +35,12 @@ from cvcompare._validation import (
     check_array,
     check_choice,
     check_int,
+    check_rho,
     check_scale,
     check_test_size,
 )
 from cvcompare.seeding import RngLike, as_generator
-from cvcompare.stats.ttest import _check_rho, _prob_positive_matching
+from cvcompare.stats.ttest import _prob_positive_matching
 
 __all__ = ["PoissonBinomialResult", "poisson_binomial_pmf", "poisson_binomial_test"]
 
@@ -219,7 +220,7 @@ def poisson_binomial_test(
             f"rho: expected a scalar or one value per data set ({q}), got {rho_arr.size}"
         )
     for value in rho_arr.ravel():
-        _check_rho(value)
+        check_rho(value)
     alpha = check_test_size(alpha)
     method = check_choice(method, "method", ("exact", "montecarlo"))
     p_datasets = _prob_positive_matching(arr, rho_arr)

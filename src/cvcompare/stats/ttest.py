@@ -34,6 +34,7 @@ from cvcompare._validation import (
     check_int,
     check_probability,
     check_real,
+    check_rho,
     check_scale,
     check_scaled_rope,
 )
@@ -49,11 +50,6 @@ __all__ = [
 ]
 
 Alternative = Literal["two-sided", "greater", "less"]
-
-
-def _check_rho(rho: object) -> float:
-    """Check the correlation heuristic ``rho = n_test / n_total`` (0 <= rho < 1)."""
-    return check_probability(rho, "rho", open_low=False, open_high=True)
 
 
 def _check_differences(x: object, scale: str) -> np.ndarray:
@@ -223,7 +219,7 @@ def correlated_ttest(
     (1.8304, 4)
     """
     arr = _check_differences(x, scale)
-    rho = _check_rho(rho)
+    rho = check_rho(rho)
     alternative = check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
     n, mean, ss = _sample_moments(arr)
     mean, ss = float(mean), float(ss)
@@ -492,7 +488,7 @@ def bayesian_correlated_ttest(
     'none'
     """
     arr = _check_differences(x, scale)
-    rho = _check_rho(rho)
+    rho = check_rho(rho)
     low, high = check_scaled_rope(rope, scale)
     if isinstance(prior, str) and prior == "matching":
         prior = MATCHING_PRIOR

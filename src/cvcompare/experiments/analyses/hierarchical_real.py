@@ -32,7 +32,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from cvcompare._validation import check_choice, check_fraction_rope, check_int, check_probability
+from cvcompare._validation import (
+    check_choice,
+    check_fraction_rope,
+    check_int,
+    check_rho,
+)
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
@@ -77,7 +82,7 @@ def _check_pair(settings: dict[str, Any]) -> None:
 
 def _check_fit(settings: dict[str, Any]) -> None:
     _check_pair(settings)
-    check_probability(settings["rho"], "rho", open_low=False)
+    check_rho(settings["rho"])
     # the model's settings, checked as the simulations' hierarchical test checks them
     for key in HIERARCHICAL_DEFAULTS.keys() & settings.keys():
         SETTING_CHECKS[key](settings[key], key)

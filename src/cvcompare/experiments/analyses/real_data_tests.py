@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cvcompare._validation import check_int, check_positive, check_probability
+from cvcompare._validation import check_int, check_positive, check_probability, check_rho
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
@@ -52,9 +52,7 @@ def _check_decisions(settings: dict[str, Any]) -> None:
     if settings["stop"] is not None:
         check_int(settings["stop"], "stop", minimum=start + 1)
     check_probability(settings["alpha"], "alpha")
-    rho = check_probability(settings["rho"], "rho", open_low=False)
-    if rho >= 1:
-        raise ValueError(f"rho: expected a number in [0, 1), got {rho}")
+    check_rho(settings["rho"])
 
 
 @register_analysis(
