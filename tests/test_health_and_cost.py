@@ -48,6 +48,8 @@ def test_the_share_of_passing_fits_is_counted_per_grid_point():
     assert line.startswith("H-X q~50 (hierarchical): only 98.0% of 200 fits pass")
     md = health_markdown(table, "quick")
     assert "| H-X | q~50 | 200 | 0.980 ± 0.010 | 0.040 | NO |" in md
+    # the rule stated is the rule applied, tree depth and E-BFMI included
+    assert "no tree-depth hit and E-BFMI >= 0.3 in every chain; the target is 99%" in md
 
 
 def test_experiments_without_fits_have_no_health_rows():

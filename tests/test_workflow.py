@@ -178,7 +178,9 @@ def test_smoke_run_produces_well_formed_outputs(smoke):
     assert comparison.loc[~not_run, "reproduced"].notna().all()
     assert comparison.loc[not_run, "reproduced"].isna().all()
     assert (~not_run).sum() >= 3
-    assert "| Experiment | Claim |" in (smoke / "figures" / "comparison.md").read_text()
+    comparison_md = (smoke / "figures" / "comparison.md").read_text()
+    assert "| Experiment | Claim |" in comparison_md
+    assert "no tree-depth hit and E-BFMI >= 0.3 in every chain) is given" in comparison_md
     # a table says what its test ran with at this fidelity (H-T2: fewer draws at smoke)
     h_t2 = (smoke / "figures" / "H-T2.md").read_text()
     assert "| q | mse_mle | mse_shrinkage |" in h_t2

@@ -15,6 +15,7 @@ from cvcompare.experiments import (  # noqa: E402
     to_markdown,
     write_table,
 )
+from cvcompare.hierarchical.diagnostics import PASS_RULE  # noqa: E402
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
 schema = load_yaml(snakemake.params.schema)  # noqa: F821
@@ -32,7 +33,7 @@ with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
         "reproduced one is shown rounded the same way first. A claim is consistent when it "
         "holds within two standard errors and its stated tolerance (half a unit of the last "
         "printed digit for rounded numbers). For experiments that fit the hierarchical "
-        "model, the share of fits passing the sampler diagnostics (R-hat < 1.01, bulk and "
-        "tail ESS >= 400, no divergent transition) is given.\n\n" + to_markdown(table)
+        f"model, the share of fits passing the sampler diagnostics ({PASS_RULE}) is given."
+        "\n\n" + to_markdown(table)
     )
 log.info("%d claims, %d consistent", len(table), int(table["consistent"].sum()))

@@ -22,5 +22,7 @@ long = pivot_table(aggregate, spec.table, {axis.name: axis.values for axis in sp
 write_table(long, snakemake.output.csv)  # noqa: F821
 key = table_key(spec, snakemake.params.fidelity)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
-    tmp.write_text(table_markdown(long, spec.table, spec.title, key) + summary_markdown(aggregate, spec))
+    tmp.write_text(
+        table_markdown(long, spec.table, spec.title, key) + summary_markdown(aggregate, spec)
+    )
 log.info("%s: table of %d cells", spec.id, len(long))

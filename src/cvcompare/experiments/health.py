@@ -1,8 +1,9 @@
 """Sampler health of the experiments that fit the hierarchical model, per grid point.
 
-A Stan fit *passes* when the top-level parameters have rank-normalised split R-hat < 1.01,
-bulk and tail ESS >= 400, and the sampler had no divergent transition, no tree-depth hit
-and E-BFMI >= 0.3 in every chain (:class:`cvcompare.hierarchical.HierarchicalDiagnostics`).
+A Stan fit *passes* when its top-level parameters and the sampler meet
+:data:`cvcompare.hierarchical.diagnostics.PASS_RULE` (rank-normalised split R-hat, bulk and
+tail ESS, divergent transitions, tree-depth hits and E-BFMI; :class:`cvcompare.hierarchical.
+HierarchicalDiagnostics`).
 An experiment reports the share of passing fits with the metric ``diagnostics_ok`` (kind
 ``rate`` over the column ``diag_ok``) and the share of fits refitted by the remedy of
 :func:`cvcompare.hierarchical.remedy.fit_with_remedy` with the metric ``refitted``; this
@@ -23,6 +24,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from cvcompare.hierarchical.diagnostics import PASS_RULE
+
 __all__ = ["HEALTH_COLUMNS", "TARGET_SHARE", "health_markdown", "health_warnings", "sampler_health"]
 
 #: Share of fits of a grid point that must pass the diagnostics.
@@ -39,9 +42,7 @@ HEALTH_COLUMNS = [
 ]
 
 
-def sampler_health(
-    aggregates: Mapping[str, pd.DataFrame], target: float = TARGET_SHARE
-) -> pd.DataFrame:
+def sampler_health(aggregates: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Share of fits passing the diagnostics (and refitted) per experiment, point and test.
 
     Parameters
@@ -49,14 +50,13 @@ def sampler_health(
     aggregates : mapping
         Experiment id -> aggregate table (:func:`cvcompare.experiments.metrics.aggregate`).
         Experiments without the metric ``diagnostics_ok`` are left out.
-    target : float
-        The share a grid point must reach (``meets_target``).
 
     Returns
     -------
     pandas.DataFrame
         Columns :data:`HEALTH_COLUMNS`, one row per (experiment, grid point, test) with
-        fits; ``refitted`` is NaN where the experiment does not report it.
+        fits; ``refitted`` is NaN where the experiment does not report it, and
+        ``meets_target`` tells whether the share passing reaches :data:`TARGET_SHARE`.
     """
     rows = []
     for eid, agg in aggregates.items():
@@ -72,23 +72,23 @@ def sampler_health(
                     "diagnostics_ok": float(r.value),
                     "diagnostics_ok_se": float(r.se),
                     "refitted": float(refit.get((r.point, r.test), np.nan)),
-                    "meets_target": bool(r.value >= target),
+                    "meets_target": bool(r.value >= TARGET_SHARE),
                 }
             )
     return pd.DataFrame(rows, columns=HEALTH_COLUMNS)
 
 
-def health_warnings(table: pd.DataFrame, target: float = TARGET_SHARE) -> list[str]:
-    """One line per grid point whose share of passing fits is below ``target``."""
+def health_warnings(table: pd.DataFrame) -> list[str]:
+    """One line per grid point of :func:`sampler_health` that misses the target share."""
     return [
         f"{r.experiment} {r.point} ({r.test}): only {r.diagnostics_ok:.1%} of {r.fits} fits "
-        f"pass the sampler diagnostics (target {target:.0%}); refitted {r.refitted:.1%}"
+        f"pass the sampler diagnostics (target {TARGET_SHARE:.0%}); refitted {r.refitted:.1%}"
         for r in table.itertuples(index=False)
-        if r.diagnostics_ok < target
+        if not r.meets_target
     ]
 
 
-def health_markdown(table: pd.DataFrame, fidelity: str, target: float = TARGET_SHARE) -> str:
+def health_markdown(table: pd.DataFrame, fidelity: str) -> str:
     """The sampler-health table as Markdown, with the grid points below target marked."""
     lines = [
         f"# Sampler health of the hierarchical fits ({fidelity} fidelity)",
@@ -104,8 +104,7 @@ def health_markdown(table: pd.DataFrame, fidelity: str, target: float = TARGET_S
         )
     lines += [
         "",
-        f"A fit passes when R-hat < 1.01, bulk and tail ESS >= 400, no divergent transition, "
-        f"no tree-depth hit and E-BFMI >= 0.3; the target is {target:.0%} of the fits of "
+        f"A fit passes when {PASS_RULE}; the target is {TARGET_SHARE:.0%} of the fits of "
         "every grid point. A fit failing them is refitted with longer warm-up, more draws "
         "and a higher adapt_delta; the share passing counts the kept fits.",
     ]

@@ -27,6 +27,7 @@ from cvcompare._validation import check_array
 
 __all__ = [
     "ConvergenceWarning",
+    "PASS_RULE",
     "HierarchicalDiagnostics",
     "ebfmi",
     "ess_bulk",
@@ -38,6 +39,13 @@ __all__ = [
 RHAT_MAX = 1.01
 ESS_MIN = 400.0
 EBFMI_MIN = 0.3
+
+
+#: The rule a fit must pass, in words (:attr:`HierarchicalDiagnostics.ok`).
+PASS_RULE = (
+    f"R-hat < {RHAT_MAX:g}, bulk and tail ESS >= {ESS_MIN:g}, no divergent transition, no "
+    f"tree-depth hit and E-BFMI >= {EBFMI_MIN:g} in every chain"
+)
 
 
 class ConvergenceWarning(UserWarning):
@@ -261,8 +269,7 @@ class HierarchicalDiagnostics:
 
     @property
     def ok(self) -> bool:
-        """True when R-hat < 1.01, both ESS >= 400, no divergence, no tree-depth hit
-        and every chain has E-BFMI >= 0.3."""
+        """True when the fit passes :data:`PASS_RULE`."""
         return not self.problems
 
     @classmethod
