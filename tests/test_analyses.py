@@ -21,7 +21,7 @@ GAMMA = {
     "id": "T-gamma",
     "title": "Gamma priors",
     "kind": "analysis",
-    "source": {"seed": "000", "item": "Table 1"},
+    "source": {"paper": "H", "item": "Table 1"},
     "analysis": {"function": "gamma_prior", "settings": {"alpha": 1.0, "beta": 1.0}},
     "grid": [
         {

@@ -40,7 +40,7 @@ CONFIG_SCHEMA = load_yaml(ROOT / "workflow" / "schemas" / "config.schema.yaml")
 SMALL = {
     "id": "T-small",
     "title": "a small experiment",
-    "source": {"seed": "001", "item": "none"},
+    "source": {"paper": "P", "item": "none"},
     "scenario": copy.deepcopy(SMALL_SCENARIO),
     "grid": [
         {"name": "delta", "path": "delta.value", "values": [0.0, 0.1]},
@@ -376,6 +376,7 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["table"].pop("metrics"),
             r"table: add `metric` to the rows or columns, .* \(metrics shown: \['power', 'gap'\]\)",
         ),
+        (lambda r: r["source"].update(paper="001"), r"source.paper: '001' is not one of"),
     ],
 )
 def test_bad_experiment_files_give_helpful_messages(edit, message):

@@ -105,7 +105,7 @@ def test_loss_settings_are_checked_by_the_library():
 SMALL_W = {
     "id": "T-w",
     "title": "a small loss experiment",
-    "source": {"seed": "002", "item": "none"},
+    "source": {"paper": "W", "item": "none"},
     "scenario": {**copy.deepcopy(W_SCENARIO), "q": 30},
     "grid": [
         {"name": "delta", "path": "delta.value", "values": [-0.02, 0.0, 0.02, 0.04]},

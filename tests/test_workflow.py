@@ -26,7 +26,7 @@ BIN = Path(sys.executable).parent
 SMALL = {
     "id": "T-small",
     "title": "a small experiment for workflow tests",
-    "source": {"seed": "001", "item": "none"},
+    "source": {"paper": "P", "item": "none"},
     "scenario": copy.deepcopy(SMALL_SCENARIO),
     "grid": [{"name": "delta", "path": "delta.value", "values": [0.0, 0.1]}],
     "replications": {"smoke": 6, "quick": 10, "paper": 100},
@@ -311,7 +311,7 @@ FRIEDMAN_POOL = ["F1_sd1_n30_r0", "F2_sd125_n30_r0", "F3_sd0.1_n30_r0"]
 FRIEDMAN = {
     "id": "T-friedman",
     "title": "a small Friedman experiment for workflow tests",
-    "source": {"seed": "000", "item": "none"},
+    "source": {"paper": "H", "item": "none"},
     "scenario": {
         "generator": {
             "name": "friedman",

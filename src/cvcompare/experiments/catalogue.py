@@ -18,28 +18,24 @@ from cvcompare.experiments.spec import ExperimentSpec, format_value, load_experi
 
 __all__ = ["PAPERS", "load_all", "targets_markdown"]
 
-#: The papers, by the ``source.seed`` of an experiment file.
+#: The papers, by the ``source.paper`` of an experiment file, in the catalogue's order.
 PAPERS = {
-    "000": "Corani, Benavoli, Demšar, Mangili & Zaffalon (2017), *Statistical comparison of "
+    "H": "Corani, Benavoli, Demšar, Mangili & Zaffalon (2017), *Statistical comparison of "
     "classifiers through Bayesian hierarchical modelling*, Machine Learning 106",
-    "001": "Corani & Benavoli (2015), *A Bayesian approach for comparing cross-validated "
+    "P": "Corani & Benavoli (2015), *A Bayesian approach for comparing cross-validated "
     "algorithms on multiple data sets*, Machine Learning 100",
-    "002": "Benavoli, Mangili, Corani, Zaffalon & Ruggeri (2014), *A Bayesian Wilcoxon "
+    "W": "Benavoli, Mangili, Corani, Zaffalon & Ruggeri (2014), *A Bayesian Wilcoxon "
     "signed-rank test based on the Dirichlet process*, ICML",
-    "003": "Corani & Benavoli (2015), *A Bayesian approach for comparing cross-validated "
-    "algorithms on multiple data sets*, Machine Learning 100",
-    "004": "Demšar (2006), *Statistical comparisons of classifiers over multiple data sets*, "
+    "F": "Demšar (2006), *Statistical comparisons of classifiers over multiple data sets*, "
     "JMLR 7, as presented in a Friedman / Nemenyi tutorial",
 }
-
-_ORDER = {"000": 0, "001": 1, "003": 1, "002": 2, "004": 3}
 
 
 def load_all(directory: str | Path, schema: str | Path) -> list[ExperimentSpec]:
     """Load every experiment file of a directory, ordered by paper then id."""
     schema_doc = load_yaml(schema)
     specs = [load_experiment(p, schema=schema_doc) for p in sorted(Path(directory).glob("*.yaml"))]
-    return sorted(specs, key=lambda s: (_ORDER.get(s.source["seed"], 9), s.id))
+    return sorted(specs, key=lambda s: (list(PAPERS).index(s.source["paper"]), s.id))
 
 
 def _grid(spec: ExperimentSpec) -> str:
@@ -95,12 +91,7 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
         "Papers:",
         "",
     ]
-    seen = []
-    for spec in specs:
-        seed = spec.source["seed"]
-        if PAPERS.get(seed) not in seen and seed in PAPERS:
-            seen.append(PAPERS[seed])
-    lines += [f"- {p}" for p in seen]
+    lines += [f"- {PAPERS[p]}" for p in dict.fromkeys(spec.source["paper"] for spec in specs)]
     lines += [
         "",
         "| target | paper item | title | outputs | paper numbers |",
@@ -120,7 +111,7 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
             "",
             f"**{spec.title}**",
             "",
-            f"- Source: {PAPERS.get(src['seed'], src['seed'])}; {where}.",
+            f"- Source: {PAPERS[src['paper']]}; {where}.",
             f"- Computed: {_what(spec)}.",
             f"- Grid: {_grid(spec)}.",
             f"- Outputs: {_outputs(spec)}.",
