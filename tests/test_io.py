@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from shared_data import REAL, needs_real
 
 from cvcompare.io import (
@@ -215,6 +216,24 @@ def test_mean_differences_removes_rounding_noise_only(tmp_path):
         mean_differences(np.array([0.1, 0.2]))
 
 
+def test_mean_differences_ties_equal_means_summed_in_another_order():
+    # the same ten fold differences (multiples of 1/50) in two orders: their exact means are
+    # equal, the floating-point ones differ in the last bit, which would rank them apart
+    first = np.array([0.04, 0.0, -0.1, -0.08, 0.08, -0.04, 0.06, -0.1, -0.1, -0.06])
+    second = np.sort(first)[::-1]
+    assert first.mean() != second.mean()  # the noise this handles
+    x = np.vstack([first, second, -second, np.full(10, 0.02)])
+    means = mean_differences(x)
+    assert means[0] == means[1] == -means[2]
+    assert means[3] == np.full(10, 0.02).mean()  # distinct values stay apart
+    # so the signed-rank test sees the tie: scipy on the exact means (-0.03 three times,
+    # 0.02) gives the same p-value, by the normal approximation that ties call for
+    exact = np.array([-0.03, -0.03, 0.03, 0.02])
+    got = wilcoxon_test(means, scale="raw")
+    want = stats.wilcoxon(exact, method="auto")
+    assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+
+
 @needs_real
 def test_real_file_zero_mean_differences_are_exact():
     # j48 and j48gr: per data set, the exact mean difference (decimal strings as Fractions)
@@ -237,3 +256,8 @@ def test_real_file_zero_mean_differences_are_exact():
     means = mean_differences(x)
     assert np.array_equal(means == 0, np.array(exact) == 0)
     assert np.sum(means == 0) == 15
+    # equal magnitudes (ties of the signed-rank test) exactly where the exact means tie
+    size, exact_size = np.abs(means), [abs(e) for e in exact]
+    for i in range(len(exact)):
+        for j in range(i):
+            assert (size[i] == size[j]) == (exact_size[i] == exact_size[j]), (i, j)

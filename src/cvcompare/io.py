@@ -334,17 +334,20 @@ def fold_differences(
 
 
 def mean_differences(x: np.ndarray) -> np.ndarray:
-    """Mean of the fold differences of every data set, with rounding noise set to zero.
+    """Mean of the fold differences of every data set, with rounding noise removed.
 
     Accuracies are stored as binary approximations of decimals read from text or of ratios
     of counts, so fold differences that cancel exactly (``+0.025`` and ``-0.025``, or
     ``1/3 + 1/3 - 2/3``) can leave a mean of about ``1e-17`` instead of 0, which a rank
-    test would count as a difference. A mean whose
-    magnitude is within ``4 (n + 2) eps`` (``eps`` the double-precision machine epsilon,
-    ``n`` the number of folds) is set to 0: that bounds the floating-point error of the
-    mean of ``n`` differences of fractions in [0, 1] (two roundings per difference, ``n``
-    in the sum), while a genuine non-zero mean of differences of accuracies (ratios of
-    counts) is many orders of magnitude larger.
+    test would count as a difference; and two data sets with the same mean difference, summed
+    in another order, can get means that differ in the last bits, which a rank test would
+    rank apart instead of as a tie (and then use an exact null distribution that ties make
+    invalid). The floating-point error of the mean of ``n`` differences of numbers in
+    ``[-s, s]`` is within ``4 (n + 2) eps s`` (``eps`` the double-precision machine epsilon;
+    two roundings per difference, ``n`` in the sum), with ``s`` = max(1, largest magnitude of
+    ``x``). A mean within that tolerance of 0 is set to 0, and magnitudes within it of the
+    next smaller one are set equal to it (their signs kept), so they tie. Genuine
+    differences of accuracies (ratios of counts) are many orders of magnitude larger.
 
     Parameters
     ----------
@@ -363,8 +366,16 @@ def mean_differences(x: np.ndarray) -> np.ndarray:
     """
     x = check_array(x, "x", ndim=2)
     means = x.mean(axis=1)
-    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps
-    return np.where(np.abs(means) <= tolerance, 0.0, means)
+    scale = max(1.0, float(np.abs(x).max(initial=0.0)))
+    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps * scale
+    size = np.where(np.abs(means) <= tolerance, 0.0, np.abs(means))
+    order = np.argsort(size, kind="stable")
+    ranked = size[order]
+    # each magnitude joins the tie of the previous one unless a gap above the tolerance
+    # separates them: the tie takes the value of its smallest member
+    starts = np.concatenate(([True], np.diff(ranked) > tolerance))
+    size[order] = ranked[np.maximum.accumulate(np.where(starts, np.arange(ranked.size), 0))]
+    return np.where(means < 0, -size, size) + 0.0
 
 
 def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[str]]:
