@@ -53,7 +53,6 @@ from cvcompare.experiments.registry import BOOLEAN_COLUMNS, COMMON_COLUMNS, TEST
 
 __all__ = [
     "FIDELITIES",
-    "KINDS",
     "AnalysisSpec",
     "ExperimentSpec",
     "GridAxis",
@@ -69,7 +68,6 @@ __all__ = [
 ]
 
 FIDELITIES = ("smoke", "quick", "paper")
-KINDS = ("simulation", "analysis")
 #: Result columns that grid axes may not be named after (``q`` may be an axis).
 RESERVED_COLUMNS = COMMON_COLUMNS - {"q"}
 _SAFE_TEXT = re.compile(r"^[A-Za-z0-9_.+-]+$")
