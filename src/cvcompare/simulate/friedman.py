@@ -114,8 +114,8 @@ def friedman_regression(X: np.ndarray, function: int) -> np.ndarray:
 
 def _base_features(gen: np.random.Generator, n: int, function: int) -> np.ndarray:
     if function == 1:
-        return gen.random((n, 10))
-    u = gen.random((n, 4))
+        return gen.random((n, _N_BASE_FEATURES[function]))
+    u = gen.random((n, _N_BASE_FEATURES[function]))
     low = np.array([0.0, 40 * np.pi, 0.0, 1.0])
     high = np.array([100.0, 560 * np.pi, 1.0, 11.0])
     return low + u * (high - low)
