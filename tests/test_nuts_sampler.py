@@ -45,7 +45,7 @@ def driver_output(data: dict, nuts: dict, *, hand_written: bool, stan_transition
     runner's own command."""
     runner = NativeRunner(hand_written_gradient=hand_written, stan_transition=stan_transition)
     with _driver_files(data) as (data_path, out_path):
-        command = runner._command(data_path, out_path, _Nuts(thin=1, **nuts))
+        command = runner._command(data_path, out_path, _Nuts(**nuts))
         subprocess.run(command, check=True, capture_output=True, env=_driver_environment())
         return out_path.read_bytes()
 
@@ -77,6 +77,6 @@ def test_package_transition_output_is_stans_byte_for_byte(setting, hand_written)
 @pytest.mark.parametrize("stan_transition", [False, True])
 def test_runner_passes_the_transition_to_the_driver(stan_transition, tmp_path):
     runner = NativeRunner(stan_transition=stan_transition)
-    nuts = _Nuts(chains=1, warmup=20, draws=10, seed=5, thin=1, adapt_delta=0.8, max_treedepth=10)
+    nuts = _Nuts(chains=1, warmup=20, draws=10, seed=5, adapt_delta=0.8, max_treedepth=10)
     command = runner._command(tmp_path / "data.json", tmp_path / "output", nuts)
     assert command[-2:] == ["hierarchical", "stan" if stan_transition else "package"]

@@ -257,12 +257,11 @@ class StanRunner(abc.ABC):
         warmup: int,
         draws: int,
         seed: int,
-        thin: int = 1,
         adapt_delta: float = 0.8,
         max_treedepth: int = 10,
     ) -> SamplerOutput:
         """Draw ``chains x draws`` post-warm-up draws; the same inputs give the same draws."""
-        nuts = _Nuts(chains, warmup, draws, seed, thin, adapt_delta, max_treedepth)
+        nuts = _Nuts(chains, warmup, draws, seed, adapt_delta, max_treedepth)
         out, sampler = self._run(data, nuts)
         return SamplerOutput(
             runner=self.name,
@@ -294,7 +293,6 @@ class _Nuts:
     warmup: int
     draws: int
     seed: int
-    thin: int
     adapt_delta: float
     max_treedepth: int
 
@@ -384,7 +382,7 @@ class PyStanRunner(StanRunner):
             "random_seed": int(nuts.seed),
             "num_warmup": int(nuts.warmup),
             "num_samples": int(nuts.draws),
-            "num_thin": int(nuts.thin),
+            "num_thin": 1,
             "delta": float(nuts.adapt_delta),
             "max_depth": int(nuts.max_treedepth),
             "init_radius": INIT_RADIUS,
@@ -406,7 +404,7 @@ class PyStanRunner(StanRunner):
             model.dims,
             int(nuts.warmup),
             int(nuts.draws),
-            int(nuts.thin),
+            1,
             False,
         )
         kept = len(fit["lp__"][0]) // chains
@@ -693,8 +691,8 @@ class NativeRunner(StanRunner):
         """The driver's command line for one fit (see the top of ``stan_driver.cpp``): as
         many threads as chains, at most :func:`_cpu_count`."""
         threads = max(1, min(nuts.chains, _cpu_count()))
-        args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.thin)
-        args += (nuts.adapt_delta, nuts.max_treedepth, threads, INIT_RADIUS)
+        args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.adapt_delta)
+        args += (nuts.max_treedepth, threads, INIT_RADIUS)
         args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
         args += ("stan" if self.stan_transition else "package",)
         return [str(self.executable()), str(data_path), str(out_path), *map(str, args)]
@@ -710,8 +708,7 @@ class NativeRunner(StanRunner):
             with open(out_path, "rb") as handle:
                 columns = handle.readline().decode().rstrip("\n").split(",")
                 flat = np.frombuffer(handle.read(), dtype="<f8")
-        kept = len(range(0, nuts.draws, nuts.thin))
-        values = flat.reshape(nuts.chains, kept, len(columns))
+        values = flat.reshape(nuts.chains, nuts.draws, len(columns))
         sampler = _split_columns(columns, values, dict.fromkeys(_SAMPLER_COLUMNS, ()))
         dims = {k: v for k, v in _column_dims(columns).items() if not k.endswith("__")}
         return _split_columns(columns, values, dims), sampler
@@ -813,7 +810,7 @@ class CmdStanPyRunner(StanRunner):
                 parallel_chains=nuts.chains,
                 iter_warmup=nuts.warmup,
                 iter_sampling=nuts.draws,
-                thin=nuts.thin,
+                thin=1,
                 seed=int(nuts.seed),
                 adapt_delta=nuts.adapt_delta,
                 max_treedepth=nuts.max_treedepth,

@@ -8,7 +8,7 @@
 // per-chain random number streams (seed, chain id).
 //
 // Usage:
-//   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS INIT_RADIUS
+//   driver DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS ADAPT_DELTA MAX_DEPTH THREADS INIT_RADIUS
 //          GRADIENT TRANSITION
 //   driver --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS
 //
@@ -202,7 +202,7 @@ struct stan_defaults {
 // parallel, as many at a time as tbb::global_control allows. Returns Stan's error code (0
 // when every chain finished).
 int run_chains(stan::model::model_base& model, unsigned int seed, double init_radius,
-               int warmup, int draws, int thin, double adapt_delta, int max_depth,
+               int warmup, int draws, double adapt_delta, int max_depth,
                std::vector<draws_writer>& writers) {
   const std::size_t chains = writers.size();
   stan::callbacks::interrupt interrupt;
@@ -245,7 +245,7 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
         [&](const tbb::blocked_range<std::size_t>& range) {
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             stan::services::util::run_adaptive_sampler(
-                samplers[i], model, initial_values[i], warmup, draws, thin, 0, false, rngs[i],
+                samplers[i], model, initial_values[i], warmup, draws, 1, 0, false, rngs[i],
                 interrupt, logger, writers[i], no_writer, no_metric_writer, i + 1, chains);
           }
         },
@@ -260,7 +260,7 @@ int run_chains(stan::model::model_base& model, unsigned int seed, double init_ra
 // The same with Stan's own code throughout: stan::services::sample::hmc_nuts_diag_e_adapt
 // with the same settings (TRANSITION "stan").
 int run_stan_service(stan::model::model_base& model, unsigned int seed, double init_radius,
-                     int warmup, int draws, int thin, double adapt_delta, int max_depth,
+                     int warmup, int draws, double adapt_delta, int max_depth,
                      std::vector<draws_writer>& writers) {
   const std::size_t chains = writers.size();
   auto no_inits = std::make_shared<stan::io::empty_var_context>();
@@ -274,7 +274,7 @@ int run_stan_service(stan::model::model_base& model, unsigned int seed, double i
   stderr_logger logger;
   using d = stan_defaults;
   return stan::services::sample::hmc_nuts_diag_e_adapt(
-      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, thin, false, 0,
+      model, chains, inits, metrics, seed, 1, init_radius, warmup, draws, 1, false, 0,
       d::stepsize, d::stepsize_jitter, max_depth, adapt_delta, d::gamma, d::kappa, d::t0,
       d::init_buffer, d::term_buffer, d::window, interrupt, logger, init_writers, writers,
       diagnostic_writers, metric_writers);
@@ -343,12 +343,11 @@ int run(char** argv) {
   const std::size_t chains = std::stoul(argv[4]);
   const int warmup = std::stoi(argv[5]);
   const int draws = std::stoi(argv[6]);
-  const int thin = std::stoi(argv[7]);
-  const double adapt_delta = std::stod(argv[8]);
-  const int max_depth = std::stoi(argv[9]);
-  const std::size_t threads = std::stoul(argv[10]);
-  const double init_radius = std::stod(argv[11]);
-  const std::string gradient = argv[12];
+  const double adapt_delta = std::stod(argv[7]);
+  const int max_depth = std::stoi(argv[8]);
+  const std::size_t threads = std::stoul(argv[9]);
+  const double init_radius = std::stod(argv[10]);
+  const std::string gradient = argv[11];
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
 
   stan::model::model_base& model = new_model(data, seed, &std::cerr);
@@ -364,15 +363,15 @@ int run(char** argv) {
     std::cerr << "GRADIENT: expected autodiff or hierarchical, got " << gradient << '\n';
     return 2;
   }
-  const std::string transition = argv[13];
+  const std::string transition = argv[12];
   std::vector<draws_writer> writers(chains);
   int status;
   if (transition == "package") {
-    status = run_chains(model, seed, init_radius, warmup, draws, thin, adapt_delta, max_depth,
-                        writers);
+    status =
+        run_chains(model, seed, init_radius, warmup, draws, adapt_delta, max_depth, writers);
   } else if (transition == "stan") {
-    status = run_stan_service(model, seed, init_radius, warmup, draws, thin, adapt_delta,
-                              max_depth, writers);
+    status = run_stan_service(model, seed, init_radius, warmup, draws, adapt_delta, max_depth,
+                              writers);
   } else {
     std::cerr << "TRANSITION: expected package or stan, got " << transition << '\n';
     return 2;
@@ -403,9 +402,9 @@ int run(char** argv) {
 
 int main(int argc, char** argv) {
   const bool check = argc == 7 && std::string(argv[1]) == "--check-gradient";
-  if (argc != 14 && !check) {
+  if (argc != 13 && !check) {
     std::cerr << "usage: " << argv[0]
-              << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS THIN ADAPT_DELTA MAX_DEPTH THREADS"
+              << " DATA_JSON OUTPUT SEED CHAINS WARMUP DRAWS ADAPT_DELTA MAX_DEPTH THREADS"
                  " INIT_RADIUS GRADIENT TRANSITION\n   or: "
               << argv[0] << " --check-gradient DATA_JSON OUTPUT SEED POINTS RADIUS\n";
     return 2;
