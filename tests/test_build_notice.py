@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cvcompare.hierarchical import runners
+from cvcompare.hierarchical import cache, native, runners
 
 
 @pytest.fixture
@@ -18,22 +18,22 @@ def fake_native(tmp_path, monkeypatch):
     """A native runner whose compiler steps only write their output file (no real build)."""
     pytest.importorskip("httpstan")
     monkeypatch.setenv("CVCOMPARE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(runners, "_compiler", lambda: "g++")
-    monkeypatch.setattr(runners, "_host_cpu_flags", lambda compiler: ((), "test-cpu"))
-    monkeypatch.setattr(runners, "_inlining_flags", lambda compiler: ())
+    monkeypatch.setattr(native, "_compiler", lambda: "g++")
+    monkeypatch.setattr(native, "_host_cpu_flags", lambda compiler: ((), "test-cpu"))
+    monkeypatch.setattr(native, "_inlining_flags", lambda compiler: ())
 
     def fake_call(command, what):
         flag = "--o" if "--o" in command else "-o"
         Path(command[command.index(flag) + 1]).write_text("built")
 
-    monkeypatch.setattr(runners, "_check_call", fake_call)
+    monkeypatch.setattr(native, "_check_call", fake_call)
     return runners.NativeRunner()
 
 
 def test_first_build_is_announced_with_its_duration_then_silent(fake_native, caplog):
     with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical"):
         exe = fake_native.executable()
-        assert f"one-time build of {runners.BUILD_DURATION}" in caplog.text
+        assert f"one-time build of {cache.BUILD_DURATION}" in caplog.text
         assert "about 2 minutes" in caplog.text and str(exe.parent) in caplog.text
         caplog.clear()
         assert fake_native.executable() == exe  # reused: nothing to announce

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 from reference_hierarchical import h_scenario
 
+from cvcompare.hierarchical.cache import program_code
 from cvcompare.hierarchical.layout import sampler_layout
+from cvcompare.hierarchical.native import native_available
 from cvcompare.hierarchical.priors import scale_data, stan_data
-from cvcompare.hierarchical.runners import NativeRunner, native_available, program_code
+from cvcompare.hierarchical.runners import NativeRunner
 
 needs_native = pytest.mark.skipif(not native_available(), reason="no C++ compiler on PATH")
 

@@ -24,7 +24,14 @@ from reference_hierarchical import (
 from scipy import optimize, special
 
 from cvcompare.hierarchical import ConvergenceWarning, fit_hierarchical
+from cvcompare.hierarchical.cache import program_code
 from cvcompare.hierarchical.diagnostics import ess_bulk
+from cvcompare.hierarchical.native import (
+    _compiler,
+    _host_cpu_flags,
+    _inlining_flags,
+    native_available,
+)
 from cvcompare.hierarchical.priors import (
     ALPHA_BOUNDS,
     BETA_BOUNDS,
@@ -32,16 +39,7 @@ from cvcompare.hierarchical.priors import (
     scale_data,
     stan_data,
 )
-from cvcompare.hierarchical.runners import (
-    NativeRunner,
-    _column_dims,
-    _compiler,
-    _host_cpu_flags,
-    _inlining_flags,
-    cmdstan_available,
-    native_available,
-    program_code,
-)
+from cvcompare.hierarchical.runners import NativeRunner, _column_dims, cmdstan_available
 from cvcompare.hierarchical.runners import build_pystan as build
 
 SMALL = {"chains": 2, "warmup": 200, "draws": 150}

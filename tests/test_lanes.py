@@ -10,7 +10,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from cvcompare.hierarchical.runners import (
+from cvcompare.hierarchical.native import (
     _NATIVE_FLAGS,
     _compiler,
     _host_cpu_flags,

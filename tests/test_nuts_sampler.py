@@ -13,13 +13,8 @@ import numpy as np
 import pytest
 from test_hierarchical_gradient import VARIANTS, variant_data
 
-from cvcompare.hierarchical.runners import (
-    NativeRunner,
-    _driver_environment,
-    _driver_files,
-    _Nuts,
-    native_available,
-)
+from cvcompare.hierarchical.native import _driver_environment, _driver_files, native_available
+from cvcompare.hierarchical.runners import NativeRunner, _Nuts
 
 needs_native = pytest.mark.skipif(not native_available(), reason="no C++ compiler on PATH")
 

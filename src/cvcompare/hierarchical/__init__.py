@@ -5,7 +5,8 @@
   per-data-set probabilities, shrinkage estimates, posterior odds, diagnostics;
 * :mod:`.diagnostics` - rank-normalised split R-hat, bulk / tail ESS, E-BFMI;
 * :mod:`.runners` - the same Stan program run natively (compiled with PyStan's Stan), through
-  cmdstanpy or through PyStan 3;
+  cmdstanpy or through PyStan 3; :mod:`.native` builds and runs the native executable,
+  :mod:`.cache` keeps the builds once per machine;
 * :mod:`.priors` - scaling of the data and the priors' bounds;
 * :mod:`.layout` - how the Stan program lays out its parameters for the sampler (offsets,
   multipliers, centred data sets), chosen from the data.

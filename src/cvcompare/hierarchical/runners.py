@@ -21,26 +21,20 @@ so the same seed gives different (equally valid) draws on PyStan than on the oth
 * :class:`NativeRunner` needs no CmdStan: it compiles the program, once per machine and under
   the same kind of lock, into a small executable (``stan_driver.cpp``, shipped with the
   package) with the Stan compiler, Stan headers and TBB library that PyStan's ``httpstan``
-  package installs, and the local C++ compiler (``$CXX`` or ``g++``), for the host's CPU
-  (``-march=native`` where the compiler accepts it: 1.2 to 1.3x faster fits here; the
-  compiler's expansion of it, which names the CPU and its instruction sets, is part of the
-  build's cache key, so a cache directory shared between different machines never hands one
-  of them an executable built for another), and with more inlining than GCC's default
-  (``--param=inline-unit-growth=150``: 5% faster fits, the same draws). One process runs
-  all chains in parallel threads and hands back only the kept draws, in binary; each fit
-  uses its own temporary directory, removed afterwards. For the package's program the
-  sampler's log density and gradient are not Stan's autodiff but the hand-written C++ of
-  ``hierarchical_gradient.hpp``, the same density differentiated by hand (checked against
-  autodiff and central differences by the tests, through :meth:`NativeRunner.check_gradient`),
-  with its loops over data sets vectorised (four data sets per SIMD instruction, with an
-  exponential of its own), which makes fits about 2.5-3x faster than autodiff; its draws
-  for a seed differ from autodiff's (other rounding), not its posterior. The trajectories
-  are built by ``nuts_sampler.hpp``, Stan's NUTS transition with its work vectors allocated
-  once per chain, states swapped instead of copied and the gradient of the previous draw
-  reused: Stan's draws, bit for bit (the tests compare the output with that of Stan's own
-  code, ``NativeRunner(stan_transition=True)``, byte for byte), for a fit about 1.2x cheaper
-  in CPU time. The driver runs with a larger per-thread cache of freed memory in glibc's
-  malloc (:data:`_MALLOC_TUNABLES`).
+  package installs, and the local C++ compiler, for the host's CPU (:mod:`.native` says how).
+  One process runs all chains in parallel threads and hands back only the kept draws, in
+  binary; each fit uses its own temporary directory, removed afterwards. For the package's
+  program the sampler's log density and gradient are not Stan's autodiff but the
+  hand-written C++ of ``hierarchical_gradient.hpp``, the same density differentiated by hand
+  (checked against autodiff and central differences by the tests, through
+  :meth:`NativeRunner.check_gradient`), with its loops over data sets vectorised (four data
+  sets per SIMD instruction, with an exponential of its own), which makes fits about 2.5-3x
+  faster than autodiff; its draws for a seed differ from autodiff's (other rounding), not its
+  posterior. The trajectories are built by ``nuts_sampler.hpp``, Stan's NUTS transition with
+  its work vectors allocated once per chain, states swapped instead of copied and the
+  gradient of the previous draw reused: Stan's draws, bit for bit (the tests compare the
+  output with that of Stan's own code, ``NativeRunner(stan_transition=True)``, byte for
+  byte), for a fit about 1.2x cheaper in CPU time.
 * :class:`PyStanRunner` compiles through httpstan, which caches the extension module in its
   own user cache directory (never in the working directory). The first compilation is made
   under a file lock in that directory. httpstan also caches every seeded fit on disk under
@@ -78,24 +72,31 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-import fcntl
 import functools
-import hashlib
 import importlib
 import io
 import json
 import logging
-import os
 import re
-import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
+from . import native
+from .cache import (
+    STANC_OPTIMISATION,
+    _announce_build,
+    _digest,
+    _json_data,
+    _waiting_message,
+    cache_directory,
+    file_lock,
+    program_code,
+)
+from .native import native_available
 
 __all__ = [
     "CmdStanPyRunner",
@@ -117,88 +118,12 @@ STAN_MISSING = (
     "the hierarchical model needs Stan, which is not installed: pip install 'cvcompare[stan]'"
 )
 
-#: Logger of the one-time builds; its warnings reach the console (or the workflow's log).
+#: Logger of the runners' warnings (Stan's messages during a fit).
 _log = logging.getLogger("cvcompare.hierarchical")
 
-#: What a user is told to expect of the one-time build of the Stan program.
-BUILD_DURATION = "about 2 minutes, up to 5 on a busy machine"
 _FIT_LOCK_STRIPES = 256
 _BUILD_ATTEMPTS = 4
 _SAMPLER_COLUMNS = ("divergent__", "treedepth__", "energy__")
-
-
-def program_code(name: str = "hierarchical.stan") -> str:
-    """Text of a Stan program shipped with the package."""
-    return resources.files("cvcompare.hierarchical").joinpath(name).read_text()
-
-
-def cache_directory() -> Path:
-    """The package's user cache directory (created on demand)."""
-    root = os.environ.get("CVCOMPARE_CACHE_DIR")
-    if root:
-        path = Path(root)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(base) / "cvcompare"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, waiting: str | None = None) -> Iterator[None]:
-    """Hold an exclusive advisory lock (``fcntl.flock``) on ``path`` while in the block.
-
-    ``waiting``, if given, is logged as a warning when another process holds the lock.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if waiting:
-                _log.warning("%s; waiting for the lock %s", waiting, path)
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _waiting_message(runner: str) -> str:
-    return (
-        f"cvcompare: waiting for another process that is building the hierarchical model's "
-        f"Stan program ({runner} runner; a one-time build of {BUILD_DURATION})"
-    )
-
-
-def _announce_build(runner: str, where: Path) -> None:
-    """Say that the one-time build starts, how long it takes, and where it is kept."""
-    _log.warning(
-        "cvcompare: building the hierarchical model's Stan program for this machine "
-        "(%s runner): a one-time build of %s; later fits reuse it from %s",
-        runner,
-        BUILD_DURATION,
-        where,
-    )
-
-
-def _digest(*parts: str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def _json_data(data: dict[str, object]) -> str:
-    def default(obj: object) -> object:
-        if isinstance(obj, np.ndarray):
-            return obj.tolist()
-        if isinstance(obj, np.generic):
-            return obj.item()
-        raise TypeError(f"cannot encode {type(obj).__name__} as Stan data")
-
-    return json.dumps(data, default=default, sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -481,29 +406,6 @@ def _quiet() -> Iterator[None]:
         yield
 
 
-_NATIVE_MACROS = (
-    "-DSTAN_THREADS",
-    "-D_REENTRANT",
-    "-DBOOST_DISABLE_ASSERTS",
-    "-D_GLIBCXX_USE_CXX11_ABI=0",  # as httpstan: its TBB library is built with the old ABI
-)
-_NATIVE_FLAGS = ("-std=c++17", "-O3", "-w")
-#: Every malloc of the native program returns 64-byte aligned memory, which makes its draws
-#: independent of threads and scheduling (see the top of ``stan_driver.cpp``).
-_NATIVE_LINK_FLAGS = ("-Wl,--wrap=malloc",)
-#: GCC's limit on how much inlining may grow a translation unit, raised from its default of
-#: 40%: more of Stan's autodiff and sampler code is inlined, which makes fits about 5% faster
-#: with the same draws, and the build about 100 s instead of 75 s (see the module docstring).
-_INLINING_FLAGS = ("--param=inline-unit-growth=150",)
-#: glibc's malloc keeps up to 7 freed blocks of each size per thread for quick reuse (its
-#: "tcache"); Stan's own NUTS code allocates and frees vectors of the parameters' size more
-#: often than that within one trajectory, and the surplus went through malloc's slower shared
-#: lists (about 10% of a fit's time). The native driver runs with room for 256 blocks of a
-#: size: fits with Stan's transition (``stan_transition=True``) about 10% faster, with the
-#: package's, which allocates little, a few percent; the same draws either way (no result
-#: depends on where memory lies; see the top of ``stan_driver.cpp``). glibc reads the setting
-#: at start-up from the environment; other C libraries ignore it.
-_MALLOC_TUNABLES = "glibc.malloc.tcache_count=256"
 #: Half-width of the uniform draw of each chain's initial values on the unconstrained scale
 #: (Stan's "init radius"; its default is 2), the same for every runner. Stan draws them from
 #: the chain's own random stream, so they follow from the seed. The program's raw parameters
@@ -512,45 +414,6 @@ _MALLOC_TUNABLES = "glibc.malloc.tcache_count=256"
 #: first trial step of the step-size search (step size 1) could throw nu - 1 far into the
 #: tails of its map, where it under- or overflows, and every fit logged an error there.
 INIT_RADIUS = 0.5
-#: Options of the Stan compiler for the native and CmdStan builds (see the module docstring).
-STANC_OPTIMISATION = "O1"
-
-
-#: The C++ headers that the native driver includes: arithmetic on four numbers at a time,
-#: the hand-written log density and gradient of ``hierarchical.stan`` built on it, and
-#: Stan's NUTS transition without allocations.
-_DRIVER_HEADERS = ("lanes.hpp", "hierarchical_gradient.hpp", "nuts_sampler.hpp")
-
-
-def _compiler() -> str | None:
-    return shutil.which(os.environ.get("CXX", "g++"))
-
-
-@functools.cache
-def _host_cpu_flags(compiler: str) -> tuple[tuple[str, ...], str]:
-    """``-march=native`` and what the compiler makes of it, or nothing if it refuses the flag.
-
-    Returns the flags to add and the compiler's dry-run description of them (``-###``: for
-    GCC and Clang, the target CPU and every instruction set enabled), which identifies the
-    machine in the build's cache key. Asked once per process and compiler.
-    """
-    flags = ("-march=native",)
-    probe = [compiler, *flags, "-###", "-E", "-x", "c++", os.devnull]
-    done = subprocess.run(probe, capture_output=True, text=True)
-    if done.returncode != 0:
-        return (), ""
-    return flags, done.stderr
-
-
-@functools.cache
-def _inlining_flags(compiler: str) -> tuple[str, ...]:
-    """:data:`_INLINING_FLAGS` if the compiler accepts them (GCC), else nothing.
-
-    Checked by compiling an empty file, which is where GCC validates ``--param`` names.
-    """
-    probe = [compiler, *_INLINING_FLAGS, "-fsyntax-only", "-x", "c++", os.devnull]
-    done = subprocess.run(probe, capture_output=True, text=True)
-    return _INLINING_FLAGS if done.returncode == 0 else ()
 
 
 @functools.cache
@@ -562,15 +425,6 @@ def _httpstan_version() -> str:
     parts = [re.search(rf"#define STAN_{p} (\d+)", header) for p in ("MAJOR", "MINOR", "PATCH")]
     stan_version = ".".join(m.group(1) for m in parts) if all(parts) else "unknown"
     return f"Stan {stan_version}, httpstan {httpstan.__version__}"
-
-
-def native_available() -> bool:
-    """True when the native runner can build programs: httpstan and a C++ compiler."""
-    try:
-        import httpstan  # noqa: F401
-    except ImportError:
-        return False
-    return _compiler() is not None
 
 
 class NativeRunner(StanRunner):
@@ -621,49 +475,9 @@ class NativeRunner(StanRunner):
         return _httpstan_version()
 
     def executable(self) -> Path:
-        """Path of the compiled program; built on first use (under two minutes), then reused."""
-        import httpstan
-
-        stan_root = Path(httpstan.__file__).parent
-        compiler = _compiler()
-        if compiler is None:
-            raise RuntimeError("runner 'native' needs a C++ compiler ($CXX or g++) on PATH")
-        package = resources.files("cvcompare.hierarchical")
-        driver = package.joinpath("stan_driver.cpp").read_text()
-        headers = {name: package.joinpath(name).read_text() for name in _DRIVER_HEADERS}
-        cpu_flags, cpu = _host_cpu_flags(compiler)
-        flags = (*_NATIVE_FLAGS, *cpu_flags, *_inlining_flags(compiler), *_NATIVE_MACROS)
-        stanc = [str(stan_root / "stanc"), f"--{STANC_OPTIMISATION}"]
-        key = _digest(
-            self.code, driver, *headers.values(), httpstan.__version__, compiler, cpu,
-            *stanc[1:], *flags, *_NATIVE_LINK_FLAGS,
-        )  # fmt: skip
-        build = cache_directory() / "native" / key[:16]
-        exe = build / "program"
-        with file_lock(build.with_suffix(".lock"), _waiting_message("native")):
-            if exe.exists():
-                return exe
-            _announce_build("native", build)
-            build.mkdir(parents=True, exist_ok=True)
-            (build / "program.stan").write_text(self.code)
-            (build / "driver.cpp").write_text(driver)
-            for name, text in headers.items():
-                (build / name).write_text(text)
-            _check_call(
-                [*stanc, "--o", str(build / "program.hpp"), str(build / "program.stan")],
-                "stanc",
-            )
-            lib = stan_root / "lib"
-            partial = build / "program.partial"
-            _check_call(
-                [compiler, *flags, f"-I{stan_root / 'include'}",
-                 "-include", str(build / "program.hpp"), str(build / "driver.cpp"),
-                 "-o", str(partial), *_NATIVE_LINK_FLAGS, f"-L{lib}", "-ltbb",
-                 f"-Wl,-rpath,{lib}"],
-                "the C++ compiler",
-            )  # fmt: skip
-            partial.replace(exe)
-        return exe
+        """Path of the compiled program; built on first use (under two minutes), then reused
+        (:func:`.native.build_executable`)."""
+        return native.build_executable(self.code)
 
     def check_gradient(
         self, data: dict[str, object], *, points: int, seed: int, radius: float = 2.0
@@ -674,9 +488,9 @@ class NativeRunner(StanRunner):
         (seeded by ``seed``). Only for the package's program (the driver says so otherwise).
         """
         exe = self.executable()
-        with _driver_files(data) as (data_path, out_path):
+        with native._driver_files(data) as (data_path, out_path):
             args = ("--check-gradient", data_path, out_path, seed, points, repr(radius))
-            _check_call([str(exe), *map(str, args)], "the gradient check")
+            native._check_call([str(exe), *map(str, args)], "the gradient check")
             rows = np.loadtxt(out_path, ndmin=2)
         size = (rows.shape[1] - 2) // 3
         return GradientCheck(
@@ -689,8 +503,8 @@ class NativeRunner(StanRunner):
 
     def _command(self, data_path: Path, out_path: Path, nuts: _Nuts) -> list[str]:
         """The driver's command line for one fit (see the top of ``stan_driver.cpp``): as
-        many threads as chains, at most :func:`_cpu_count`."""
-        threads = max(1, min(nuts.chains, _cpu_count()))
+        many threads as chains, at most :func:`.native._cpu_count`."""
+        threads = max(1, min(nuts.chains, native._cpu_count()))
         args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.adapt_delta)
         args += (nuts.max_treedepth, threads, INIT_RADIUS)
         args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
@@ -700,9 +514,9 @@ class NativeRunner(StanRunner):
     def _run(
         self, data: dict[str, object], nuts: _Nuts
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        with _driver_files(data) as (data_path, out_path):
+        with native._driver_files(data) as (data_path, out_path):
             command = self._command(data_path, out_path, nuts)
-            messages = _check_call(command, "Stan", env=_driver_environment())
+            messages = native._check_call(command, "Stan", env=native._driver_environment())
             if messages.strip():
                 _log.warning("Stan's messages during the fit:\n%s", messages.strip())
             with open(out_path, "rb") as handle:
@@ -712,52 +526,6 @@ class NativeRunner(StanRunner):
         sampler = _split_columns(columns, values, dict.fromkeys(_SAMPLER_COLUMNS, ()))
         dims = {k: v for k, v in _column_dims(columns).items() if not k.endswith("__")}
         return _split_columns(columns, values, dims), sampler
-
-
-@contextlib.contextmanager
-def _driver_files(data: dict[str, object]) -> Iterator[tuple[Path, Path]]:
-    """A temporary directory (removed afterwards) holding the native driver's data file,
-    written from ``data``, and the path of its output file."""
-    with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
-        data_path = Path(tmp) / "data.json"
-        data_path.write_text(_json_data(data))
-        yield data_path, Path(tmp) / "output"
-
-
-def _cpu_count() -> int:
-    """CPUs this process may use: those it may run on (``taskset``, a container's or a
-    SLURM job's CPU set), at most ``$CVCOMPARE_THREADS`` where that is set (the workflow
-    sets it to the threads a job asked for, so a job never runs more threads than it
-    reserved). The draws do not depend on it."""
-    if hasattr(os, "sched_getaffinity"):
-        count = len(os.sched_getaffinity(0))
-    else:
-        count = os.cpu_count() or 1
-    cap = os.environ.get("CVCOMPARE_THREADS")
-    if cap is None:
-        return count
-    if not cap.isdigit() or int(cap) < 1:
-        raise ValueError(f"CVCOMPARE_THREADS: expected a whole number >= 1, got {cap!r}")
-    return min(count, int(cap))
-
-
-def _driver_environment() -> dict[str, str]:
-    """This process's environment, with :data:`_MALLOC_TUNABLES` put before any glibc
-    tunables the user set (glibc applies them in order, so the user's prevail)."""
-    env = dict(os.environ)
-    tunables = env.get("GLIBC_TUNABLES")
-    env["GLIBC_TUNABLES"] = f"{_MALLOC_TUNABLES}:{tunables}" if tunables else _MALLOC_TUNABLES
-    return env
-
-
-def _check_call(command: list[str], what: str, env: dict[str, str] | None = None) -> str:
-    """Run ``command`` (in the environment ``env``, by default this process's) and return
-    its error output; on failure raise RuntimeError with the end of that output."""
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        message = (done.stderr or done.stdout).strip()[-4000:]
-        raise RuntimeError(f"{what} failed (exit status {done.returncode}):\n{message}")
-    return done.stderr
 
 
 def cmdstan_available() -> bool:
