@@ -16,11 +16,12 @@ An experiment file (``config/experiments/<id>.yaml``) is one replication target.
 
 Both kinds name the figure and/or the table they feed and the numbers the paper states.
 A file is checked completely when it is loaded: against a JSON Schema (structure and
-types) and then for consistency (every scenario of the grid is a valid scenario, every
-test or analysis setting is known, every metric reads a column its tests write, the
-figure function exists, a claim names a metric, test and grid point that exist). Every
-step raises :class:`SpecError` with a message that names the file, the place in it and
-what was expected, so that a dry run (``snakemake -n``) catches every mistake.
+types) and then for consistency (:mod:`cvcompare.experiments.checks`: every scenario of
+the grid is a valid scenario, every test or analysis setting is known, every metric reads a
+column its tests write, the figure function exists, a claim names a metric, test and grid
+point that exist). Every step raises :class:`SpecError` with a message that names the file,
+the place in it and what was expected, so that a dry run (``snakemake -n``) catches every
+mistake.
 
 Grid points are labelled Paramspace-style, ``name~value`` joined by ``/`` in the order of
 the ``grid`` list (e.g. ``delta~0.02/m~10/q~50``); the label is part of each replication's
@@ -39,17 +40,15 @@ import copy
 import itertools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import numpy as np
 import yaml
 
-from cvcompare.experiments.metrics import METRIC_KINDS
-from cvcompare.experiments.registry import BOOLEAN_COLUMNS, COMMON_COLUMNS, TESTS
+from cvcompare.experiments.registry import TESTS
 
 __all__ = [
     "FIDELITIES",
@@ -68,8 +67,6 @@ __all__ = [
 ]
 
 FIDELITIES = ("smoke", "quick", "paper")
-#: Result columns that grid axes may not be named after (``q`` may be an axis).
-RESERVED_COLUMNS = COMMON_COLUMNS - {"q"}
 _SAFE_TEXT = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
@@ -127,14 +124,6 @@ def validate_with_schema(instance: Any, schema: Mapping[str, Any], what: str) ->
     if len(errors) > 20:
         lines.append(f"  ... and {len(errors) - 20} more")
     raise SpecError(f"{what} is not valid:\n" + "\n".join(lines))
-
-
-def _same_value(a: object, b: object) -> bool:
-    """Whether two settings are equal, numbers by value (``1`` and ``1.0`` alike)."""
-    numbers = (int, float)
-    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool):
-        return float(a) == float(b)
-    return a == b
 
 
 def format_value(value: object) -> str:
@@ -381,379 +370,10 @@ class ExperimentSpec:
             paper_numbers=tuple(dict(p) for p in raw.get("paper_numbers", [])),
             notes=raw.get("notes", ""),
         )
-        spec._check_consistency(what)
+        from cvcompare.experiments.checks import check_consistency  # it imports this module
+
+        check_consistency(spec, what)
         return spec
-
-    def _check_consistency(self, what: str) -> None:
-        def fail(msg: str) -> None:
-            raise SpecError(f"{what}: {msg}")
-
-        if self.kind == "analysis" and self.analysis is not None:
-            from cvcompare.experiments.analyses import ANALYSES
-
-            if self.analysis.function not in ANALYSES:
-                fail(
-                    f"analysis.function: unknown analysis {self.analysis.function!r}; known: "
-                    f"{sorted(ANALYSES)}"
-                )
-        self._check_grid(fail)
-        if self.kind == "simulation":
-            metric_labels = self._check_simulation(fail)
-        else:
-            metric_labels = self._check_analysis(fail)
-        self._check_outputs(fail, metric_labels)
-        self._check_claims(fail, metric_labels)
-
-    def _check_grid(self, fail: Callable[[str], None]) -> None:
-        names = [a.name for a in self.grid]
-        if len(set(names)) != len(names):
-            fail(f"grid: axis names must be unique, got {names}")
-        clash = set(names) & RESERVED_COLUMNS
-        if clash:
-            fail(f"grid: axis names {sorted(clash)} are reserved for result columns")
-        for axis in self.grid:
-            labels = list(map(format_value, axis.values))
-            if len(set(labels)) != len(labels):
-                fail(f"grid axis {axis.name!r}: values must be distinct, got {list(axis.values)}")
-            if axis.sets and set(axis.sets) != set(labels):
-                fail(
-                    f"grid axis {axis.name!r}: `sets` must have one entry per value; values "
-                    f"{labels}, entries {sorted(axis.sets)}"
-                )
-            for fid, subset in axis.by_fidelity.items():
-                extra = [v for v in subset if format_value(v) not in labels]
-                if extra:
-                    fail(
-                        f"grid axis {axis.name!r}: by_fidelity.{fid} values {extra} are not "
-                        f"among the axis values {list(axis.values)}"
-                    )
-        try:
-            self.points()
-        except SpecError as exc:
-            fail(str(exc))
-
-    def _check_simulation(self, fail: Callable[[str], None]) -> dict[str, set[str]]:
-        from cvcompare.simulate.scenario import check_scenario
-
-        for key in ("scenario", "replications", "tests"):
-            if not getattr(self, key):
-                fail(f"{key}: required by a simulation experiment")
-        if self.analysis is not None:
-            fail("analysis: only an `analysis` experiment has one (set `kind: analysis`)")
-        for p in self.points():
-            scenario = dict(p.scenario)
-            if "q" not in scenario:
-                fail("scenario: expected the number of data sets under the key 'q'")
-            q = scenario.pop("q")
-            try:
-                check_scenario(scenario, q)
-            except (ValueError, TypeError) as exc:
-                fail(f"scenario at grid point {p.label}: {exc}")
-        ids = [t.id for t in self.tests]
-        if len(set(ids)) != len(ids):
-            fail(f"tests: ids must be unique, got {ids}")
-        columns: dict[str, frozenset[str]] = {}
-        for t in self.tests:
-            if t.test not in TESTS:
-                fail(f"test {t.id!r}: unknown test {t.test!r}; known tests: {sorted(TESTS)}")
-            unknown = set(t.by_fidelity) - set(FIDELITIES)
-            if unknown:
-                fail(f"test {t.id!r}: by_fidelity keys must be among {FIDELITIES}, got {unknown}")
-            registered = TESTS[t.test]
-            # the settings every job of every fidelity would run with, values included
-            for fid, p, settings in self._test_settings_everywhere(t):
-                where = f"{fid} fidelity, grid point {p.label}"
-                try:
-                    registered.check(settings, f"test {t.id!r}")
-                except (TypeError, ValueError) as exc:
-                    fail(f"{exc} (at {where})")
-                if registered.single_data_set and p.scenario.get("q") != 1:
-                    fail(
-                        f"test {t.id!r}: {t.test} compares learners on one data set; "
-                        f"expected scenario q = 1, got {p.scenario.get('q')} (at {where})"
-                    )
-            columns[t.id] = TESTS[t.test].columns | COMMON_COLUMNS | self._grid_names()
-        registered_of = {t.id: t.test for t in self.tests}
-        metric_labels: dict[str, set[str]] = {}
-        for m in self.metrics:
-            if m["id"] in metric_labels:
-                fail(f"metrics: duplicate id {m['id']!r}")
-            if m["kind"] not in METRIC_KINDS:
-                fail(
-                    f"metric {m['id']!r}: unknown kind {m['kind']!r} for a simulation; known: "
-                    f"{sorted(METRIC_KINDS)}"
-                )
-            used = list(m.get("tests", ids))
-            given = [m["given"]["test"]] if "given" in m else []
-            for tid in used + ([m["baseline"]] if "baseline" in m else []) + given:
-                if tid not in ids:
-                    fail(f"metric {m['id']!r}: test {tid!r} is not among the tests {ids}")
-            if given and m["given"]["column"] not in columns[given[0]]:
-                fail(
-                    f"metric {m['id']!r}: given test {given[0]!r} writes no column "
-                    f"{m['given']['column']!r}; its columns: {sorted(columns[given[0]])}"
-                )
-            read = [m[k] for k in ("column", "reference") if k in m] + list(m.get("columns", []))
-            for tid in used:
-                for col in read:
-                    if col not in columns[tid]:
-                        fail(
-                            f"metric {m['id']!r}: test {tid!r} writes no column {col!r}; its "
-                            f"columns: {sorted(columns[tid])}"
-                        )
-                empty = [c for c in read if c in TESTS[registered_of[tid]].nullable]
-                if empty and not given:
-                    fail(
-                        f"metric {m['id']!r}: test {tid!r} leaves column {empty[0]!r} empty in "
-                        "some runs; restrict the metric with `given` to the runs where it is "
-                        "filled (e.g. `given: {test: idp, column: determinate}`)"
-                    )
-            decisions = [m["given"]["column"]] if given else []
-            if m["kind"] in ("rate", "replicability"):
-                decisions.append(m["column"])
-            for col in decisions:
-                if col not in BOOLEAN_COLUMNS:
-                    fail(
-                        f"metric {m['id']!r}: column {col!r} holds no decisions (True or "
-                        "False), which a rate, a replicability and a `given` condition "
-                        f"read; columns of decisions: {sorted(BOOLEAN_COLUMNS)}"
-                    )
-            edges = m.get("bins", [])
-            if any(b <= a for a, b in itertools.pairwise(edges)):
-                fail(f"metric {m['id']!r}: bins must increase, got {m['bins']}")
-            if m["kind"] == "paired_difference":
-                if "baseline" not in m:
-                    fail(f"metric {m['id']!r}: kind paired_difference needs a `baseline` test")
-                col = m.get("baseline_column", m["column"])
-                if col not in columns[m["baseline"]]:
-                    fail(
-                        f"metric {m['id']!r}: baseline test {m['baseline']!r} writes no column "
-                        f"{col!r}; its columns: {sorted(columns[m['baseline']])}"
-                    )
-                metric_labels[m["id"]] = {f"{t} - {m['baseline']}" for t in used}
-            else:
-                metric_labels[m["id"]] = set(used)
-        return metric_labels
-
-    def _check_analysis(self, fail: Callable[[str], None]) -> dict[str, set[str]]:
-        from cvcompare.experiments.analyses import ANALYSES
-
-        if self.analysis is None:
-            fail("analysis: required by an `analysis` experiment")
-        for key in ("scenario", "replications", "tests"):
-            if getattr(self, key):
-                fail(f"{key}: not used by an `analysis` experiment (it has `analysis`)")
-        name = self.analysis.function
-        if name not in ANALYSES:
-            fail(f"analysis.function: unknown analysis {name!r}; known: {sorted(ANALYSES)}")
-        entry = ANALYSES[name]
-        unknown = set(self.analysis.by_fidelity) - set(FIDELITIES)
-        if unknown:
-            fail(f"analysis.by_fidelity keys must be among {FIDELITIES}, got {unknown}")
-        for fid in FIDELITIES:
-            for p in self.points(fid):
-                try:
-                    entry.check(self.settings_at(p, fid))
-                except (ValueError, TypeError) as exc:
-                    fail(f"analysis {name!r} at grid point {p.label} ({fid}): {exc}")
-        metric_labels: dict[str, set[str]] = {}
-        for m in self.metrics:
-            if m["id"] in metric_labels:
-                fail(f"metrics: duplicate id {m['id']!r}")
-            if m["kind"] != "reported":
-                fail(
-                    f"metric {m['id']!r}: an analysis reports its metrics directly; expected "
-                    f"kind `reported`, got {m['kind']!r}"
-                )
-            if m["id"] not in entry.metrics:
-                fail(
-                    f"metric {m['id']!r}: analysis {name!r} does not report it; it reports "
-                    f"{sorted(entry.metrics)}"
-                )
-            if "tests" not in m:
-                fail(f"metric {m['id']!r}: list the `tests` (row labels) it is reported for")
-            metric_labels[m["id"]] = set(m["tests"])
-        return metric_labels
-
-    def _grid_names(self) -> set[str]:
-        return {a.name for a in self.grid}
-
-    def _check_outputs(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
-        if not self.figure and not self.table:
-            fail("expected a `figure`, a `table` or both")
-        if self.figure:
-            self._check_figure(fail, metrics)
-        if self.table:
-            allowed = self._grid_names() | {"test", "metric"}
-            for key in ("rows", "columns"):
-                bad = [c for c in self.table[key] if c not in allowed]
-                if bad:
-                    fail(f"table.{key}: {bad} are not among {sorted(allowed)}")
-            for mid in self.table.get("metrics", []):
-                if mid not in metrics:
-                    fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
-            self._check_table_cells(fail, metrics)
-            for i, entry in enumerate(self.table.get("summaries", [])):
-                self._check_summary(fail, metrics, entry, f"table.summaries[{i}]")
-
-    def _test_settings_everywhere(self, test: TestSpec) -> list[tuple[str, GridPoint, dict]]:
-        """``(fidelity, grid point, settings)`` of every job of ``test``: the settings it
-        runs with at each fidelity's grid points (:meth:`test_at`)."""
-        return [
-            (fid, p, self.test_at(test, p, fid)["settings"])
-            for fid in FIDELITIES
-            for p in self.points(fid)
-        ]
-
-    def _check_summary(
-        self,
-        fail: Callable[[str], None],
-        metrics: dict[str, set[str]],
-        entry: Mapping[str, Any],
-        where: str,
-    ) -> None:
-        """A summary table names a metric, its rows and columns are ``test`` and grid axes
-        (``test`` wherever the metric covers several tests), and what it summarises over
-        (``over``, ``at``) are the other grid axes, at values on the grid."""
-        grid = {a.name: [format_value(v) for v in a.values] for a in self.grid}
-        keys = [*entry["rows"], *entry["columns"]]
-        if entry["metric"] not in metrics:
-            fail(f"{where}.metric: unknown metric {entry['metric']!r}; known: {sorted(metrics)}")
-        bad = [k for k in keys if k != "test" and k not in grid]
-        if bad:
-            fail(f"{where}: rows and columns {bad} are not among {sorted({'test', *grid})}")
-        if "test" not in keys and len(metrics[entry["metric"]]) > 1:
-            fail(
-                f"{where}: add `test` to the rows or columns (metric {entry['metric']!r} is "
-                f"computed for {sorted(metrics[entry['metric']])})"
-            )
-        open_axes = [name for name in grid if name not in keys]
-        if "over" in entry and entry["over"] not in open_axes:
-            fail(f"{where}.over: expected a grid axis not in the rows or columns, {open_axes}")
-        outside = [axis for axis in entry.get("at", {}) if axis not in open_axes]
-        if outside:
-            fail(f"{where}.at: {outside} are not grid axes outside the rows and columns")
-        self._check_summarised(fail, where, entry)
-
-    def _check_summarised(
-        self, fail: Callable[[str], None], where: str, entry: Mapping[str, Any]
-    ) -> None:
-        """What a claim or a summary table combines: one number per grid point (not a
-        histogram), grid points on the grid (``at``, and a claim's ``minus``), and for an
-        area, two or more uniformly spaced numbers along ``over`` (its values in ``at``, or
-        all of the axis)."""
-        grid = {a.name: list(a.values) for a in self.grid}
-        if any(m["kind"] == "histogram" for m in self.metrics if m["id"] == entry["metric"]):
-            fail(f"{where}: metric {entry['metric']!r} is a histogram; a summary needs one number")
-        for part in ("at", "minus"):
-            for axis, values in entry.get(part, {}).items():
-                if axis not in grid:
-                    fail(f"{where}.{part}: {axis!r} is not a grid axis ({sorted(grid)})")
-                labels = {format_value(v) for v in grid[axis]}
-                for v in values if isinstance(values, list) else [values]:
-                    if format_value(v) not in labels:
-                        fail(f"{where}.{part}.{axis}: {v!r} is not among the grid values")
-        over = entry.get("over")
-        if entry.get("summary") != "area":
-            if over is not None:
-                fail(f"{where}: `over` is only used with summary 'area'")
-            return
-        values = entry.get("at", {}).get(over, grid.get(over))
-        numbers = values if isinstance(values, list) else []
-        real = all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers)
-        steps = np.diff(np.sort(np.asarray(numbers, dtype=float))) if real else np.array([])
-        if len(numbers) < 2 or not real or not np.allclose(steps, steps[0], rtol=1e-9, atol=0):
-            fail(
-                f"{where}: summary 'area' needs `over` naming a grid axis with two or more "
-                f"uniformly spaced numbers (in `at`, or all of the axis), got over={over!r}"
-            )
-
-    def _check_table_cells(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
-        """The table's rows and columns together name one number per cell: every grid axis
-        with several values, ``metric`` for several metrics, ``test`` for a metric of
-        several tests."""
-        keys = {*self.table["rows"], *self.table["columns"]}
-        shown = list(self.table.get("metrics", metrics))
-        why = "so that each cell holds one number"
-        if "metric" not in keys and len(shown) > 1:
-            fail(f"table: add `metric` to the rows or columns, {why} (metrics shown: {shown})")
-        several = [m for m in shown if len(metrics[m]) > 1]
-        if "test" not in keys and several:
-            fail(
-                f"table: add `test` to the rows or columns, {why} (metric {several[0]!r} is "
-                f"computed for {sorted(metrics[several[0]])})"
-            )
-        for axis in self.grid:
-            if axis.name not in keys and any(len(axis.values_at(f)) > 1 for f in FIDELITIES):
-                fail(f"table: add the grid axis {axis.name!r} to the rows or columns, {why}")
-
-    def _check_figure(self, fail: Callable[[str], None], metrics: dict[str, set[str]]) -> None:
-        """The figure function exists, and the metrics (with their tests) and grid axes it
-        declares it reads are the experiment's."""
-        from cvcompare.plots.figures import FIGURES, READS
-
-        name = self.figure["function"]
-        if name not in FIGURES:
-            fail(f"figure.function: unknown figure {name!r}; known: {sorted(FIGURES)}")
-        reads = READS.get(name)
-        if reads is None:
-            return
-        for metric, tests in reads.metrics.items():
-            if metric not in metrics:
-                fail(
-                    f"figure.function: {name} draws the metric {metric!r}, which `metrics` "
-                    f"does not define (it defines {sorted(metrics)})"
-                )
-            missing = [t for t in tests if t not in metrics[metric]]
-            if missing:
-                fail(
-                    f"figure.function: {name} draws the metric {metric!r} of the test(s) "
-                    f"{missing}, which that metric does not list (it lists "
-                    f"{sorted(metrics[metric])})"
-                )
-        axes = [a for a in reads.axes if a not in self._grid_names()]
-        if axes:
-            fail(
-                f"figure.function: {name} draws against the grid axes {axes}, which `grid` "
-                f"does not have (it has {sorted(self._grid_names())})"
-            )
-        for path, value in reads.states.items():
-            found = self._stated_values(path)
-            if not found or any(not _same_value(v, value) for v in found):
-                shown = ", ".join(sorted({str(v) for v in found})) or "nothing"
-                fail(
-                    f"figure.function: {name} labels its curves for {path} = {value}, but "
-                    f"this file has {path} = {shown}; keep {value}, or show these results in "
-                    "a `table` only"
-                )
-
-    def _stated_values(self, path: str) -> list[Any]:
-        """The values ``<test id>.<setting>`` takes at every fidelity and grid point, or
-        the entry ``<metric id>.<key>`` of a metric (none where there is no such entry)."""
-        owner, key = path.split(".", 1)
-        tests = {t.id: t for t in self.tests}
-        if owner in tests:
-            default = TESTS[tests[owner].test].defaults.get(key)
-            return [
-                settings.get(key, default)
-                for _, _, settings in self._test_settings_everywhere(tests[owner])
-            ]
-        metric = next((m for m in self.metrics if m["id"] == owner), {})
-        return [metric[key]] if key in metric else []
-
-    def _check_claims(
-        self, fail: Callable[[str], None], metric_labels: dict[str, set[str]]
-    ) -> None:
-        for i, claim in enumerate(self.paper_numbers):
-            where = f"paper_numbers[{i}]"
-            if claim["metric"] not in metric_labels:
-                fail(f"{where}: unknown metric {claim['metric']!r}; known: {sorted(metric_labels)}")
-            if claim["test"] not in metric_labels[claim["metric"]]:
-                fail(
-                    f"{where}: metric {claim['metric']!r} has no test {claim['test']!r}; "
-                    f"it has {sorted(metric_labels[claim['metric']])}"
-                )
-            self._check_summarised(fail, where, claim)
 
     def points(self, fidelity: str | None = None) -> list[GridPoint]:
         """Expand the grid into its points (Cartesian product, in grid order).
