@@ -17,13 +17,13 @@ from scipy import stats
 
 from cvcompare.seeding import replication_rng
 from cvcompare.stats import signed_rank as sr
+from cvcompare.stats.sign import sign_test
 from cvcompare.stats.signed_rank import (
     IDP_DEFAULT_S,
     bayesian_signed_rank,
     dp_signed_rank,
     idp_signed_rank,
     loss_threshold,
-    sign_test,
     wilcoxon_test,
 )
 

@@ -2,9 +2,9 @@
 
 One module per test family: correlated t-tests (:mod:`.ttest`), the Poisson-binomial
 test (:mod:`.poisson_binomial`), posterior odds (:mod:`.odds`), Friedman / Iman-Davenport
-/ Nemenyi (:mod:`.friedman`) and the (Bayesian) signed-rank and sign tests
-(:mod:`.signed_rank`), the Bayesian sign test (:mod:`.sign`) and Holm's adjustment
-(:mod:`.multiple`). Every test returns a frozen result object.
+/ Nemenyi (:mod:`.friedman`), the frequentist and Bayesian signed-rank tests
+(:mod:`.signed_rank`), the frequentist and Bayesian sign tests (:mod:`.sign`) and Holm's
+adjustment (:mod:`.multiple`). Every test returns a frozen result object.
 """
 
 from cvcompare.stats.friedman import (
@@ -22,12 +22,16 @@ from cvcompare.stats.poisson_binomial import (
     poisson_binomial_pmf,
     poisson_binomial_test,
 )
-from cvcompare.stats.sign import SignPosterior, bayesian_sign_test, dirichlet_max_probs
+from cvcompare.stats.sign import (
+    SignPosterior,
+    bayesian_sign_test,
+    dirichlet_max_probs,
+    sign_test,
+)
 from cvcompare.stats.signed_rank import (
     bayesian_signed_rank,
     dp_signed_rank,
     idp_signed_rank,
-    sign_test,
     wilcoxon_test,
 )
 from cvcompare.stats.ttest import (

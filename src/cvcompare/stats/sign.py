@@ -1,4 +1,8 @@
-"""Bayesian sign test with a region of practical equivalence.
+"""Sign tests of two learners over multiple data sets.
+
+:func:`sign_test` is the frequentist sign test: a binomial test on the signs of the
+per-data-set mean differences (Demsar, 2006, Sec. 3.1.3). :func:`bayesian_sign_test` is the
+Bayesian sign test with a region of practical equivalence (rope), described below.
 
 Each data set's mean difference (first learner minus second) falls left of the rope (the
 second learner is practically better there), inside it, or right of it (the first learner is
@@ -21,6 +25,9 @@ Benavoli, A., Corani, G., Demsar, J. & Zaffalon, M. (2017). Time for a change: a
 comparing multiple classifiers through Bayesian analysis. JMLR 18(77), Sec. 5 (Bayesian sign
 and signed-rank tests with a rope). Benavoli et al. (2014), ICML, Sec. 2 (the Dirichlet
 process prior, of which the sign test is the three-category case).
+
+Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7:1-30,
+Sec. 3.1.3 (the sign test).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from scipy import integrate, special
+from scipy import integrate, special, stats
 
 from cvcompare._validation import (
     check_array,
@@ -42,11 +49,121 @@ from cvcompare._validation import (
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
 
-__all__ = ["SignPosterior", "bayesian_sign_test", "dirichlet_max_probs"]
+__all__ = [
+    "SignPosterior",
+    "SignTestResult",
+    "bayesian_sign_test",
+    "dirichlet_max_probs",
+    "sign_test",
+]
 
 #: Pseudo-count added to every region, as in baycomp (keeps every Dirichlet shape positive).
 _BASE_COUNT = 1e-4
 _REGIONS = ("left", "rope", "right")
+
+Alternative = Literal["two-sided", "greater", "less"]
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+# --------------------------------------------------------------------------------------------
+# frequentist test
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignTestResult:
+    """Result of :func:`sign_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Number of wins of the first learner counted by the test (``n_positive``, plus half the
+        ties under ``zero_method="split"``).
+    pvalue : float
+        Binomial p-value; 1 when no trial is left (every difference zero and dropped).
+    n_trials : int
+        Number of Bernoulli trials of the binomial test.
+    n_positive, n_negative, n_zero : int
+        Counts of positive, negative and zero differences.
+    alternative, zero_method : str
+        The options the test was run with.
+    """
+
+    statistic: float
+    pvalue: float
+    n_trials: int
+    n_positive: int
+    n_negative: int
+    n_zero: int
+    alternative: str
+    zero_method: str
+
+
+def sign_test(
+    x: object,
+    *,
+    alternative: Alternative = "two-sided",
+    zero_method: Literal["drop", "split"] = "drop",
+    scale: Literal["fraction", "percent", "raw"] = "fraction",
+) -> SignTestResult:
+    """Sign test: a binomial test with success probability 1/2 on the signs of ``x``.
+
+    Parameters
+    ----------
+    x : array_like, shape (q,)
+        Mean difference of the scores (first learner minus second) on each data set.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: positive differences are more likely than negative ones.
+    zero_method : {"drop", "split"}
+        ``"drop"`` ignores zero differences. ``"split"`` gives half of them to each learner,
+        ignoring one if their number is odd (Demsar, 2006, Sec. 3.1.3).
+    scale : {"fraction", "percent", "raw"}
+        Scale of ``x`` (checked only: signs do not depend on it); ``"raw"`` accepts any real
+        numbers.
+
+    Returns
+    -------
+    SignTestResult
+
+    References
+    ----------
+    Demsar (2006), Sec. 3.1.3; the binomial test is :func:`scipy.stats.binomtest`.
+
+    Examples
+    --------
+    >>> res = sign_test([0.01, 0.02, 0.01, -0.03, 0.02, 0.01, 0.04, 0.02])
+    >>> round(res.pvalue, 4)
+    0.0703
+    """
+    z = check_data_set_differences(x, scale)
+    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
+    zero_method = check_choice(zero_method, "zero_method", ("drop", "split"))
+    n_pos, n_neg = int(np.sum(z > 0)), int(np.sum(z < 0))
+    n_zero = int(z.size) - n_pos - n_neg
+    wins, trials = n_pos, n_pos + n_neg
+    if zero_method == "split":
+        wins += n_zero // 2
+        trials += 2 * (n_zero // 2)
+    pvalue = (
+        1.0
+        if trials == 0
+        else float(stats.binomtest(wins, trials, 0.5, alternative=alternative).pvalue)
+    )
+    return SignTestResult(
+        statistic=float(wins),
+        pvalue=pvalue,
+        n_trials=trials,
+        n_positive=n_pos,
+        n_negative=n_neg,
+        n_zero=n_zero,
+        alternative=alternative,
+        zero_method=zero_method,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Bayesian test
+# --------------------------------------------------------------------------------------------
 
 
 def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:

@@ -4,7 +4,8 @@ Every function takes ``x``, the per-data-set mean differences of the scores of t
 (first minus second; in the notation of Benavoli et al. (2014), ``Z_i = Y_i - X_i``), and
 compares their location with zero:
 
-- :func:`wilcoxon_test` and :func:`sign_test`, the frequentist signed-rank and sign tests;
+- :func:`wilcoxon_test`, the frequentist signed-rank test (the sign tests, frequentist and
+  Bayesian, are in :mod:`cvcompare.stats.sign`);
 - :func:`dp_signed_rank`, the Bayesian signed-rank test with the noninformative Dirichlet
   process prior ``Dp(s -> 0)`` (the Bayesian bootstrap);
 - :func:`idp_signed_rank`, the prior near-ignorance Dirichlet process (IDP), which gives lower
@@ -64,18 +65,20 @@ from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._pair_sums import PairSums
 from cvcompare.stats._results import BayesianDecisionMixin
 
+# the frequentist sign test lives in cvcompare.stats.sign, beside the Bayesian one; these
+# names stay importable from here for code that imports them from this module
+from cvcompare.stats.sign import SignTestResult, sign_test  # noqa: F401
+
 __all__ = [
     "DPSignedRankPosterior",
     "IDPSignedRankPosterior",
     "IDP_DEFAULT_S",
-    "SignTestResult",
     "SignedRankPosterior",
     "SignedRankTestResult",
     "bayesian_signed_rank",
     "dp_signed_rank",
     "idp_signed_rank",
     "loss_threshold",
-    "sign_test",
     "wilcoxon_test",
 ]
 
@@ -127,7 +130,7 @@ def loss_threshold(l0: float = 1.0, l1: float = 1.0) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# frequentist tests
+# frequentist test
 # --------------------------------------------------------------------------------------------
 
 
@@ -223,97 +226,6 @@ def wilcoxon_test(
         alternative=alternative,
         zero_method=zero_method,
         method=method,
-    )
-
-
-@dataclass(frozen=True)
-class SignTestResult:
-    """Result of :func:`sign_test`.
-
-    Attributes
-    ----------
-    statistic : float
-        Number of wins of the first learner counted by the test (``n_positive``, plus half the
-        ties under ``zero_method="split"``).
-    pvalue : float
-        Binomial p-value; 1 when no trial is left (every difference zero and dropped).
-    n_trials : int
-        Number of Bernoulli trials of the binomial test.
-    n_positive, n_negative, n_zero : int
-        Counts of positive, negative and zero differences.
-    alternative, zero_method : str
-        The options the test was run with.
-    """
-
-    statistic: float
-    pvalue: float
-    n_trials: int
-    n_positive: int
-    n_negative: int
-    n_zero: int
-    alternative: str
-    zero_method: str
-
-
-def sign_test(
-    x: object,
-    *,
-    alternative: Alternative = "two-sided",
-    zero_method: Literal["drop", "split"] = "drop",
-    scale: Literal["fraction", "percent", "raw"] = "fraction",
-) -> SignTestResult:
-    """Sign test: a binomial test with success probability 1/2 on the signs of ``x``.
-
-    Parameters
-    ----------
-    x : array_like, shape (q,)
-        Mean difference of the scores (first learner minus second) on each data set.
-    alternative : {"two-sided", "greater", "less"}
-        ``"greater"``: positive differences are more likely than negative ones.
-    zero_method : {"drop", "split"}
-        ``"drop"`` ignores zero differences. ``"split"`` gives half of them to each learner,
-        ignoring one if their number is odd (Demsar, 2006, Sec. 3.1.3).
-    scale : {"fraction", "percent", "raw"}
-        Scale of ``x`` (checked only: signs do not depend on it); ``"raw"`` accepts any real
-        numbers.
-
-    Returns
-    -------
-    SignTestResult
-
-    References
-    ----------
-    Demsar (2006), Sec. 3.1.3; the binomial test is :func:`scipy.stats.binomtest`.
-
-    Examples
-    --------
-    >>> res = sign_test([0.01, 0.02, 0.01, -0.03, 0.02, 0.01, 0.04, 0.02])
-    >>> round(res.pvalue, 4)
-    0.0703
-    """
-    z = check_data_set_differences(x, scale)
-    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
-    zero_method = check_choice(zero_method, "zero_method", ("drop", "split"))
-    n_pos, n_neg = int(np.sum(z > 0)), int(np.sum(z < 0))
-    n_zero = int(z.size) - n_pos - n_neg
-    wins, trials = n_pos, n_pos + n_neg
-    if zero_method == "split":
-        wins += n_zero // 2
-        trials += 2 * (n_zero // 2)
-    pvalue = (
-        1.0
-        if trials == 0
-        else float(stats.binomtest(wins, trials, 0.5, alternative=alternative).pvalue)
-    )
-    return SignTestResult(
-        statistic=float(wins),
-        pvalue=pvalue,
-        n_trials=trials,
-        n_positive=n_pos,
-        n_negative=n_neg,
-        n_zero=n_zero,
-        alternative=alternative,
-        zero_method=zero_method,
     )
 
 
