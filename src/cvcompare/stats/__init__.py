@@ -24,11 +24,16 @@ from cvcompare.stats.poisson_binomial import (
 )
 from cvcompare.stats.sign import (
     SignPosterior,
+    SignTestResult,
     bayesian_sign_test,
     dirichlet_max_probs,
     sign_test,
 )
 from cvcompare.stats.signed_rank import (
+    DPSignedRankPosterior,
+    IDPSignedRankPosterior,
+    SignedRankPosterior,
+    SignedRankTestResult,
     bayesian_signed_rank,
     dp_signed_rank,
     idp_signed_rank,
@@ -45,11 +50,16 @@ from cvcompare.stats.ttest import (
 __all__ = [
     "CorrelatedTPosterior",
     "CorrelatedTTestResult",
+    "DPSignedRankPosterior",
     "FriedmanResult",
+    "IDPSignedRankPosterior",
     "NemenyiResult",
     "NormalGammaPrior",
     "PoissonBinomialResult",
     "SignPosterior",
+    "SignTestResult",
+    "SignedRankPosterior",
+    "SignedRankTestResult",
     "bayesian_correlated_ttest",
     "bayesian_sign_test",
     "bayesian_signed_rank",
