@@ -172,10 +172,40 @@ def register(
     checks: Mapping[str, Callable[[Any, str], Any]] | None = None,
     nullable: set[str] | frozenset[str] = frozenset(),
 ) -> Callable[[Adapter], Adapter]:
-    """Register an adapter under ``name`` with what it is in words (``title``), its
-    settings' defaults (each name checked by :data:`SETTING_CHECKS` or ``checks``), its
-    columns (``nullable``: those left empty in some rows) and whether it takes a single
-    data set."""
+    """Register an adapter in :data:`TESTS`, so that experiment files can name it.
+
+    Parameters
+    ----------
+    name : str
+        The name experiment files give the test (``test:``); registered once only.
+    title : str
+        What the test is, in words (the key under an experiment's table).
+    defaults : mapping
+        Every setting the test accepts, with its default; each name must be checked by
+        :data:`SETTING_CHECKS` or by ``checks``.
+    columns : set of str
+        The result columns the adapter writes.
+    single_data_set : bool, default False
+        The test compares two learners on one data set (the scenario must have ``q = 1``).
+    checks : mapping of str to callable, optional
+        ``check(value, name)`` of settings whose values this test restricts further than
+        :data:`SETTING_CHECKS` does; it returns the value in the form the adapter takes.
+    nullable : set of str, optional
+        Columns left empty in some rows; a metric reads them only with a ``given``
+        condition.
+
+    Returns
+    -------
+    callable
+        A decorator that registers ``adapter(sim, settings, rng) -> dict`` as a
+        :class:`RegisteredTest` and returns it unchanged.
+
+    Raises
+    ------
+    ValueError
+        If a setting of ``defaults`` has no check, or (when decorating) ``name`` is
+        registered already.
+    """
     checks = dict(checks or {})
     unchecked = set(defaults) - set(SETTING_CHECKS) - set(checks)
     if unchecked:
@@ -471,9 +501,25 @@ def fit_from_settings(
     is drawn from ``rng``, in order. Shared by the simulation adapter and the real-data
     analyses, so both fit and remedy the same way.
 
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (q, n)
+        Fold differences of the two learners, one row per data set.
+    rho : float or numpy.ndarray
+        Correlation between the fold differences, passed on to
+        :func:`cvcompare.hierarchical.fit_hierarchical`.
+    settings : mapping
+        Every key of :data:`HIERARCHICAL_DEFAULTS`, checked (e.g. by
+        :meth:`RegisteredTest.check`): the remedy's ``refits``, ``refit_scale`` and
+        ``refit_adapt_delta``, the others keyword arguments of
+        :func:`cvcompare.hierarchical.fit_hierarchical`.
+    rng : numpy.random.Generator
+        Source of the Stan seed of each attempt.
+
     Returns
     -------
     result : HierarchicalResult
+        The last fit run (the first one that passed, or the last refit).
     record : RefitRecord
         How many fits were run and why.
     """
@@ -508,10 +554,12 @@ def fit_from_settings(
 def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
     """Bayesian hierarchical model (Corani et al. 2017, Sec. 3) on the fold differences.
 
-    Settings: those of :data:`HIERARCHICAL_DEFAULTS`; ``refits``, ``refit_scale`` and
-    ``refit_adapt_delta`` set the remedy for a fit failing the sampler diagnostics (see
-    :func:`cvcompare.hierarchical.remedy.fit_with_remedy`; ``refits: 0`` disables it). The
-    Stan seed of each attempt is drawn from ``rng``, in order.
+    Settings: those of :func:`cvcompare.hierarchical.fit_hierarchical` (``rope``,
+    ``nu_prior``, ``top_level``, ``runner`` and the sampler's ``chains``, ``warmup``,
+    ``draws``, ``adapt_delta`` and ``max_treedepth``), and ``refits``, ``refit_scale`` and
+    ``refit_adapt_delta``, which set the remedy for a fit failing the sampler diagnostics
+    (see :func:`cvcompare.hierarchical.remedy.fit_with_remedy`; ``refits: 0`` disables it).
+    The Stan seed of each attempt is drawn from the replication's random stream, in order.
     """
     rho = np.asarray(sim.rho, dtype=float)
     res, record = fit_from_settings(
