@@ -478,6 +478,23 @@ class ExperimentSpec:
         :func:`cvcompare.experiments.run.run_chunk` apart from the replication range;
         the workflow passes it as a rule parameter so that editing one grid point or one
         test's settings reruns exactly the jobs it affects.
+
+        Parameters
+        ----------
+        point : GridPoint
+            A point of the grid (:meth:`points`, :meth:`point`).
+        fidelity : {"smoke", "quick", "paper"}
+            The fidelity whose test settings apply.
+        root_seed : int
+            The root seed of the replications' random streams.
+
+        Returns
+        -------
+        dict
+            ``experiment`` (the id), ``point`` (the label), ``params`` (grid values by
+            axis), ``scenario`` (with the grid values filled in), ``tests`` (``{"id",
+            "test", "settings"}`` of each test, resolved at the fidelity and point:
+            :meth:`test_at`) and ``root_seed``.
         """
         return {
             "experiment": self.id,

@@ -1,8 +1,9 @@
 """Data preparation and prior bounds of the hierarchical model.
 
 The fold differences are divided by the mean per-data-set standard deviation before
-fitting (the rope too), a data set with zero variance receives the authors' noise, and the
-priors' bounds are set from the scaled data as in the authors' code.
+fitting (the rope too), a data set with zero variance receives noise drawn from the rope
+that leaves its mean unchanged (:func:`scale_data`), and the priors' bounds are set from the
+scaled data as in the authors' code.
 
 References
 ----------
@@ -106,10 +107,15 @@ def scale_data(x: np.ndarray, rope: tuple[float, float], gen: np.random.Generato
 
     Notes
     -----
-    Zero variance (authors' rule): noise ``u_j ~ U(rope)`` (on the scaled rope) is added to
-    the first ``floor(n/2)`` differences and subtracted from the last ``floor(n/2)``, so the
-    data set's mean is unchanged and its variance becomes positive. The scale ``s`` is
-    computed before the noise, from the data sets' own standard deviations.
+    Scaling: the differences and the rope are divided by ``s``, the mean of the data sets'
+    sample standard deviations (0 for a data set of zero variance), computed before any
+    noise is added.
+
+    Zero variance: a data set whose ``n`` differences are all equal gets ``h = floor(n/2)``
+    noise values ``u_1, ..., u_h``, drawn uniformly from the scaled rope; ``u_j`` is added
+    to its ``j``-th difference and subtracted from its ``(n - h + j)``-th, so the data set's
+    mean is unchanged and its variance becomes positive. This is the rule of the authors'
+    code (``hierarchical_test.R``).
     """
     constant = np.ptp(x, axis=1) == 0
     sds = np.where(constant, 0.0, x.std(axis=1, ddof=1))

@@ -72,8 +72,26 @@ def next_dataset_probs(
 ) -> tuple[float, float, float]:
     """Probabilities that left / rope / right is the most probable region for the next delta.
 
-    The shares of the draws' votes (:func:`next_dataset_votes`, which takes the same
-    arguments): ``(p_left, p_rope, p_right)``, summing to one.
+    The next-data-set predictive: each posterior draw votes for the region in which its
+    ``t(nu, delta0, sigma0)``, the distribution of the mean difference ``delta`` on a data
+    set not yet seen, puts the most mass (:func:`next_dataset_votes`); the probabilities
+    are the shares of the votes.
+
+    Parameters
+    ----------
+    delta0, sigma0, nu : numpy.ndarray, shape (draws,)
+        Posterior draws; ``nu = inf`` means a Gaussian top level.
+    rope : tuple of float
+        ``(low, high)`` on the scale of ``delta0``.
+
+    Returns
+    -------
+    tuple of float
+        ``(p_left, p_rope, p_right)``, summing to one.
+
+    References
+    ----------
+    Corani et al. (2017), Sec. 3.2 (the next data set).
     """
     votes = np.bincount(next_dataset_votes(delta0, sigma0, nu, rope), minlength=3) / delta0.size
     return float(votes[0]), float(votes[1]), float(votes[2])

@@ -185,7 +185,35 @@ class StanRunner(abc.ABC):
         adapt_delta: float = 0.8,
         max_treedepth: int = 10,
     ) -> SamplerOutput:
-        """Draw ``chains x draws`` post-warm-up draws; the same inputs give the same draws."""
+        """Draw ``chains x draws`` post-warm-up draws; the same inputs give the same draws.
+
+        Parameters
+        ----------
+        data : dict of str to object
+            The program's data, by name (numbers and arrays; e.g.
+            :func:`cvcompare.hierarchical.priors.stan_data` for the package's program).
+        chains : int
+            Number of chains, run in parallel.
+        warmup : int
+            Warm-up (adaptation) iterations of each chain, discarded.
+        draws : int
+            Post-warm-up draws kept from each chain (no thinning).
+        seed : int
+            Stan's random seed; chain ``i`` (from 1) draws from the stream ``(seed, i)``,
+            its initial values included (uniform on ``[-r, r]`` on the unconstrained scale,
+            ``r`` = :data:`INIT_RADIUS`).
+        adapt_delta : float, default 0.8
+            Target acceptance rate of the step-size adaptation, in (0, 1).
+        max_treedepth : int, default 10
+            Largest depth of NUTS's trajectory tree.
+
+        Returns
+        -------
+        SamplerOutput
+            The draws of every parameter and generated quantity, shape
+            ``(chains, draws, ...)``, with the sampler's divergences, tree depths and
+            energies.
+        """
         nuts = _Nuts(chains, warmup, draws, seed, adapt_delta, max_treedepth)
         out, sampler = self._run(data, nuts)
         return SamplerOutput(

@@ -217,6 +217,26 @@ def friedman_ground_truth(
     Each repetition trains both learners on a fresh sample of ``setting.n`` instances and
     tests them on ``n_test`` fresh instances.
 
+    Parameters
+    ----------
+    setting : FriedmanSetting
+        The function, noise, training-sample size and added random features.
+    rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of the samples and of the learners' randomness.
+    learners : tuple of str, default ("lda", "cart")
+        The two learners (keys of :data:`FRIEDMAN_LEARNERS`); the difference is the first's
+        accuracy minus the second's.
+    repetitions : int, default 500
+        Number of repetitions (at least 2).
+    n_test : int, default 5000
+        Number of test instances of each repetition.
+
+    Returns
+    -------
+    GroundTruth
+        The mean difference of accuracy over the repetitions and its Monte Carlo standard
+        error.
+
     References
     ----------
     Corani et al. (2017), Sec. 4.7, "Measuring delta_i" (500 repetitions, 5000 test

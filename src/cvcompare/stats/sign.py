@@ -187,6 +187,12 @@ def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:
     ``t = log g`` (smooth there even for shapes as small as 1e-4); the three values sum to
     one within 1e-12.
 
+    References
+    ----------
+    Benavoli, Corani, Demsar & Zaffalon (2017), Sec. 5: the probabilities that left, rope
+    and right is the most probable region under the Dirichlet posterior of the Bayesian
+    sign test.
+
     Examples
     --------
     >>> [round(p, 6) for p in dirichlet_max_probs([2.0, 2.0, 2.0])]
