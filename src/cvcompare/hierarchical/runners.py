@@ -124,6 +124,14 @@ _log = logging.getLogger("cvcompare.hierarchical")
 _FIT_LOCK_STRIPES = 256
 _BUILD_ATTEMPTS = 4
 _SAMPLER_COLUMNS = ("divergent__", "treedepth__", "energy__")
+#: Half-width of the uniform draw of each chain's initial values on the unconstrained scale
+#: (Stan's "init radius"; its default is 2), the same for every runner. Stan draws them from
+#: the chain's own random stream, so they follow from the seed. The program's raw parameters
+#: are centred and scaled from the data, so that 0.5 spreads the chains over about one
+#: posterior standard deviation around a data-based guess; from Stan's default of 2, the
+#: first trial step of the step-size search (step size 1) could throw nu - 1 far into the
+#: tails of its map, where it under- or overflows, and every fit logged an error there.
+INIT_RADIUS = 0.5
 
 
 @dataclass(frozen=True)
@@ -432,16 +440,6 @@ def _quiet() -> Iterator[None]:
     """Silence PyStan's console messages (build progress, stanc warnings)."""
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         yield
-
-
-#: Half-width of the uniform draw of each chain's initial values on the unconstrained scale
-#: (Stan's "init radius"; its default is 2), the same for every runner. Stan draws them from
-#: the chain's own random stream, so they follow from the seed. The program's raw parameters
-#: are centred and scaled from the data, so that 0.5 spreads the chains over about one
-#: posterior standard deviation around a data-based guess; from Stan's default of 2, the
-#: first trial step of the step-size search (step size 1) could throw nu - 1 far into the
-#: tails of its map, where it under- or overflows, and every fit logged an error there.
-INIT_RADIUS = 0.5
 
 
 @functools.cache
