@@ -119,6 +119,26 @@ def test_idp_legend_stands_clear_of_the_draws(sign):
     assert box.x0 > high if median < 0.5 else box.x1 < low
 
 
+def test_axis_labels_name_the_subtraction_of_the_raw_scores():
+    # for losses the differences are oriented so that positive favours the first learner,
+    # that is the second's score minus the first's; the labels say so
+    draws = np.linspace(0.1, 0.9, 50)
+    grid = np.linspace(-1, 1, 5)
+    ci = np.array([[-0.1, 0.1]])
+    for higher, said in ((True, "A minus B"), (False, "B minus A, lower is better")):
+        axes = [
+            plot_posterior_density(
+                grid, np.ones(5), rope=(-0.1, 0.1), names=("A", "B"), higher_is_better=higher
+            ),
+            plot_shrinkage(
+                [0.0], [0.0], ci, ["d"], rope=(-0.1, 0.1), names=("A", "B"), higher_is_better=higher
+            ),
+            plot_idp(draws, draws, names=("A", "B"), higher_is_better=higher),
+        ]
+        for ax in axes:
+            assert f"({said})" in ax.get_xlabel()
+
+
 def test_heatmap_holds_the_matrix():
     m = np.array([[np.nan, 0.9, 0.2], [0.05, np.nan, 0.5], [0.7, 0.3, np.nan]])
     ax = plot_pairwise_heatmap(m, ["a", "b", "c"], title="P")

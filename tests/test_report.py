@@ -141,7 +141,7 @@ def test_per_data_set_table_orders_the_regions_as_the_decisions_table(small):
     md = page.markdown
     section = md[md.index(f"## {pair.first} vs {pair.second}") :]
     header = "| p (two-sided) | P(rf better) | P(equivalent) | P(knn better) |"
-    assert f"| data set | mean difference {header}" in section
+    assert f"| data set | mean difference (rf minus knn) {header}" in section
     x, datasets = fold_differences(table, pair.first, pair.second)
     for name, folds in zip(datasets, x, strict=True):
         post = bayesian_correlated_ttest(folds, rho=0.1, rope=(-0.01, 0.01))
@@ -174,8 +174,47 @@ def test_lower_is_better_mirrors_negated_scores():
         assert pa.wilcoxon.pvalue == pb.wilcoxon.pvalue
     np.testing.assert_array_equal(a.nemenyi.avg_ranks, b.nemenyi.avg_ranks)
     ma, mb = build_report(a).markdown, build_report(b).markdown
+    # the per-data-set tables name the subtraction of the raw scores: the losses' reversed
+    for pair in a.pairs:
+        loss_diff = f"({pair.second} minus {pair.first}, lower is better)"
+        assert f"| mean difference {loss_diff} |" in ma
+        assert f"| mean difference ({pair.first} minus {pair.second}) |" in mb
+        ma = ma.replace(loss_diff, f"({pair.first} minus {pair.second})")
     strip = re.compile(r"lower is better|higher is better| --lower-is-better")
     assert strip.sub("", ma) == strip.sub("", mb)
+
+
+def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "plot_shrinkage")):
+    """Make the report's plots record their x-axis labels, by plot."""
+    from cvcompare.report import render
+
+    labels = {}
+
+    def recording(name, plot):
+        def wrapped(*args, **kwargs):
+            ax = plot(*args, **kwargs)
+            labels.setdefault(name, []).append(ax.get_xlabel())
+            return ax
+
+        return wrapped
+
+    for name in names:
+        monkeypatch.setattr(render, name, recording(name, getattr(render, name)))
+    return labels
+
+
+@pytest.mark.parametrize("q", [1, 8])
+def test_lower_is_better_figures_name_the_reversed_subtraction(monkeypatch, q):
+    loss = _table(seed=5, q=q).assign(score=lambda t: 1.0 - t["score"])
+    results = compare_learners(
+        loss, hierarchical=False, n_samples=N, scale="raw", higher_is_better=False
+    )
+    labels = _record_xlabels(monkeypatch)
+    build_report(results)
+    drawn = [label for plot in labels.values() for label in plot]
+    assert len(drawn) == len(results.pairs)  # the IDP plots, or the t-test densities
+    for pair, label in zip(results.pairs, drawn, strict=True):
+        assert f"({pair.second} minus {pair.first}, lower is better)" in label
 
 
 def test_raw_scores_outside_unit_interval_with_rope_in_their_unit(tmp_path):

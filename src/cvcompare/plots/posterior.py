@@ -1,8 +1,10 @@
 """Plots of the posteriors of a comparison of two learners, and of all pairs of learners.
 
 Every function draws what it is given (posterior draws, a density on a grid, estimates per
-data set) and computes no statistic. Differences are first learner minus second: *right*
-means that the first learner is practically better, *left* that the second is, *rope* that
+data set) and computes no statistic. Differences are first learner minus second, oriented
+so that a positive one favours the first learner (for losses, the second's score minus the
+first's; the axis labels say which, see :func:`difference_text`): *right* means that the
+first learner is practically better, *left* that the second is, *rope* that
 they are practically equivalent. Each function draws on a given
 :class:`~matplotlib.axes.Axes` or on a new :class:`~matplotlib.figure.Figure` made without
 :mod:`matplotlib.pyplot` (any backend, no global state), and gives its main artists a
@@ -29,6 +31,7 @@ from matplotlib.figure import Figure
 from cvcompare._validation import check_array, check_rope
 
 __all__ = [
+    "difference_text",
     "plot_idp",
     "plot_pairwise_heatmap",
     "plot_posterior_density",
@@ -48,6 +51,35 @@ def _names(names: Sequence[str]) -> tuple[str, str]:
     if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names: expected the two learners' names, got {names!r}")
     return names[0], names[1]
+
+
+def difference_text(first: str, second: str, higher_is_better: bool = True) -> str:
+    """The subtraction a plotted difference stands for, in the raw scores.
+
+    Differences are oriented so that a positive one favours the first learner: for scores
+    where lower is better (losses) that is the second learner's score minus the first's.
+
+    Parameters
+    ----------
+    first, second : str
+        The learners.
+    higher_is_better : bool
+        Whether higher scores are better.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> difference_text("good", "mid")
+    'good minus mid'
+    >>> difference_text("good", "mid", higher_is_better=False)
+    'mid minus good, lower is better'
+    """
+    if higher_is_better:
+        return f"{first} minus {second}"
+    return f"{second} minus {first}, lower is better"
 
 
 def simplex_coordinates(points: object) -> np.ndarray:
@@ -162,6 +194,7 @@ def plot_posterior_density(
     title: str | None = None,
     xlabel: str | None = None,
     label: str | None = None,
+    higher_is_better: bool = True,
 ) -> Axes:
     """Posterior density of the mean difference, with the rope shaded.
 
@@ -176,8 +209,11 @@ def plot_posterior_density(
     names : pair of str
         The first and second learner, written on the side where each is better.
     ax, title, xlabel, label : optional
-        Where to draw, the title, the x-axis label (default: the difference, first minus
-        second, by name) and the curve's legend entry.
+        Where to draw, the title, the x-axis label (default: the difference by name, see
+        :func:`difference_text`) and the curve's legend entry.
+    higher_is_better : bool
+        Whether higher scores are better; the default x-axis label names the subtraction
+        accordingly.
 
     Returns
     -------
@@ -204,7 +240,9 @@ def plot_posterior_density(
     ax.plot(x, y, color="tab:blue", gid="density", label=label or "posterior density")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
     ax.set_ylim(bottom=0)
-    ax.set_xlabel(xlabel or f"difference of the scores ({first} minus {second})")
+    ax.set_xlabel(
+        xlabel or f"difference of the scores ({difference_text(first, second, higher_is_better)})"
+    )
     ax.set_ylabel("density")
     ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
     ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
@@ -224,6 +262,7 @@ def plot_shrinkage(
     names: Sequence[str],
     ax: Axes | None = None,
     title: str | None = None,
+    higher_is_better: bool = True,
 ) -> Axes:
     """Forest plot: each data set's sample mean difference and its hierarchical estimate.
 
@@ -242,6 +281,9 @@ def plot_shrinkage(
     names : pair of str
         The first and second learner.
     ax, title : optional
+    higher_is_better : bool
+        Whether higher scores are better; the x-axis label names the subtraction
+        accordingly (:func:`difference_text`).
 
     Returns
     -------
@@ -281,7 +323,7 @@ def plot_shrinkage(
     )
     ax.set_yticks(y, list(datasets), fontsize="small")
     ax.set_ylim(-1, q)
-    ax.set_xlabel(f"difference of the scores ({first} minus {second})")
+    ax.set_xlabel(f"difference of the scores ({difference_text(first, second, higher_is_better)})")
     ax.figure.legend(loc="outside lower center", ncol=4, frameon=False, fontsize="small")
     if title:
         ax.set_title(title)
@@ -296,6 +338,7 @@ def plot_idp(
     bins: int = 50,
     ax: Axes | None = None,
     title: str | None = None,
+    higher_is_better: bool = True,
 ) -> Axes:
     """Lower and upper posterior distributions of the IDP signed-rank test.
 
@@ -313,6 +356,9 @@ def plot_idp(
     bins : int
         Number of equal bins on [0, 1].
     ax, title : optional
+    higher_is_better : bool
+        Whether higher scores are better; the x-axis label names the subtraction
+        accordingly (:func:`difference_text`).
 
     Returns
     -------
@@ -336,7 +382,10 @@ def plot_idp(
             patch.set_gid(gid)
     ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1.0, gid="half")
     ax.set_xlim(0, 1)
-    ax.set_xlabel(f"theta = P(Z + Z' > 0), Z the difference {first} minus {second} on a data set")
+    ax.set_xlabel(
+        f"theta = P(Z + Z' > 0), Z the difference "
+        f"({difference_text(first, second, higher_is_better)}) on a data set"
+    )
     ax.set_ylabel("density")
     ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
     ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")

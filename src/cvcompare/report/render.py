@@ -26,6 +26,7 @@ import numpy as np
 
 from cvcompare.plots.cd_diagram import plot_cd_diagram
 from cvcompare.plots.posterior import (
+    difference_text,
     plot_idp,
     plot_pairwise_heatmap,
     plot_posterior_density,
@@ -244,6 +245,7 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
             dens,
             rope=rope,
             names=names,
+            higher_is_better=settings.higher_is_better,
             title=f"Posterior of the mean difference on {pair.datasets[0]} (correlated t-test)",
         )
         figs.append(
@@ -277,6 +279,7 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
         pair.idp.lower_draws,
         pair.idp.upper_draws,
         names=names,
+        higher_is_better=settings.higher_is_better,
         title=f"IDP signed-rank test: {pair.first} vs {pair.second}",
     )
     figs.append(
@@ -296,6 +299,7 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
             fit.next_dataset_density(grid),
             rope=rope,
             names=names,
+            higher_is_better=settings.higher_is_better,
             title=f"Hierarchical model: difference on the next data set, {pair.first} vs "
             f"{pair.second}",
             label="posterior predictive density",
@@ -318,6 +322,7 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
             pair.datasets,
             rope=rope,
             names=names,
+            higher_is_better=settings.higher_is_better,
             title=f"Hierarchical estimates per data set: {pair.first} vs {pair.second}",
         )
         figs.append(
@@ -656,7 +661,14 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             (
                 "details",
                 f"Correlated t-tests on each data set ({pair.q})",
-                ["data set", "mean difference", "p (two-sided)", *better],
+                [
+                    "data set",
+                    "mean difference ("
+                    + difference_text(pair.first, pair.second, s.higher_is_better)
+                    + ")",
+                    "p (two-sided)",
+                    *better,
+                ],
                 rows,
             )
         )
