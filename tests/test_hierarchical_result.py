@@ -105,6 +105,27 @@ def test_result_summaries_count_draws():
         res.posterior_odds("rope", "middle")
 
 
+def test_next_dataset_cdf_and_quantiles_are_the_predictive_mixtures():
+    gen = np.random.default_rng(3)
+    res = make_result(gen, s=300)
+    res.nu[:10] = np.inf  # some draws of the Gaussian top level
+    x = np.array([-0.02, 0.0, 0.013, 0.05])
+    t_cdf = np.where(
+        np.isfinite(res.nu)[:, None],
+        stats.t.cdf(x[None, :], np.where(np.isfinite(res.nu), res.nu, 1.0)[:, None],
+                    res.delta0[:, None], res.sigma0[:, None]),
+        stats.norm.cdf(x[None, :], res.delta0[:, None], res.sigma0[:, None]),
+    )  # fmt: skip
+    np.testing.assert_allclose(res.next_dataset_cdf(x), t_cdf.mean(axis=0), rtol=1e-12)
+    # the cdf is the integral of the density (trapezoid rule on a fine grid)
+    fine = np.linspace(-0.02, 0.05, 20001)
+    mass = np.trapezoid(res.next_dataset_density(fine), fine)
+    assert mass == pytest.approx(np.diff(res.next_dataset_cdf(x[[0, 3]]))[0], rel=1e-6)
+    for level in (0.005, 0.5, 0.995):
+        value = res.next_dataset_quantile(level)
+        assert res.next_dataset_cdf([value])[0] == pytest.approx(level, abs=1e-9)
+
+
 def test_probability_standard_errors_come_from_each_chains_votes():
     gen = np.random.default_rng(3)
     res = make_result(gen)

@@ -73,6 +73,18 @@ def test_density_plot_draws_the_curve_and_the_rope():
         plot_posterior_density(grid, dens[:-1], rope=(-0.01, 0.01), names=("A", "B"))
 
 
+def test_density_plot_legend_and_labels_stand_above_the_curve():
+    grid = np.linspace(-1, 1, 201)
+    for centre in (-0.5, 0.0, 0.5):
+        dens = np.exp(-0.5 * ((grid - centre) / 0.05) ** 2)
+        ax = plot_posterior_density(grid, dens, rope=(-0.1, 0.1), names=("A", "B"))
+        ax.figure.canvas.draw()
+        top = ax.transData.transform((0.0, dens.max()))[1]
+        boxes = [ax.get_legend().get_window_extent()]
+        boxes += [text.get_window_extent() for text in ax.texts]
+        assert all(box.y0 > top for box in boxes)
+
+
 def test_shrinkage_forest_plot_rows():
     means = np.array([0.03, -0.01, 0.0])
     shrunk = np.array([0.02, -0.005, 0.001])

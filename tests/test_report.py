@@ -432,14 +432,30 @@ def test_identical_learners_skip_only_the_hierarchical_model():
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
-def test_report_with_hierarchical_model_and_diagnostics(capsys):
+def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     pytest.importorskip("httpstan")
     table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))
     results = compare_learners(table, n_samples=N, chains=2, warmup=300, draws=300, progress=True)
     assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
     (pair,) = results.pairs
     fit = pair.hierarchical
+    from cvcompare.report import render
+
+    grids = []
+    plot = render.plot_posterior_density
+    monkeypatch.setattr(
+        render, "plot_posterior_density", lambda x, *a, **k: grids.append(x) or plot(x, *a, **k)
+    )
     page = build_report(results)
+    # the predictive density is drawn where at least 99% of its mass lies (the mean over the
+    # draws of the Student-t masses there), with the rope and every data set's mean
+    (grid,) = grids
+    window = np.mean(
+        stats.t.cdf(grid[-1], fit.nu, fit.delta0, fit.sigma0)
+        - stats.t.cdf(grid[0], fit.nu, fit.delta0, fit.sigma0)
+    )
+    assert window >= 0.99
+    assert grid[0] < min(-0.01, pair.means.min()) and grid[-1] > max(0.01, pair.means.max())
     sentence = "Hierarchical model (next data set): " + bayes_sentence(
         "a", "b", fit.probs(), (-0.01, 0.01), 0.95
     )

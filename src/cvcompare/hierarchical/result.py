@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 from cvcompare._validation import check_array, check_probability
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -229,6 +229,56 @@ class HierarchicalResult(BayesianDecisionMixin):
         finite = np.isfinite(nu)
         dens = np.where(finite, stats.t.pdf(z, np.where(finite, nu, 1.0)), stats.norm.pdf(z))
         return (dens / self.sigma0[:, None]).mean(axis=0)
+
+    def next_dataset_cdf(self, grid: object) -> np.ndarray:
+        """Posterior predictive distribution function of the difference on the next data set.
+
+        The average over the posterior draws of the Student-t cdf of ``t(nu, delta0,
+        sigma0)`` (normal where ``nu = inf``): the integral of :meth:`next_dataset_density`.
+
+        Parameters
+        ----------
+        grid : array_like, shape (m,)
+            Points on the scale of the differences.
+
+        Returns
+        -------
+        numpy.ndarray, shape (m,)
+        """
+        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
+        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
+        return _cdf(z, np.broadcast_to(self.nu[:, None], z.shape)).mean(axis=0)
+
+    def next_dataset_quantile(self, level: float) -> float:
+        """A quantile of the posterior predictive difference on the next data set.
+
+        The predictive is the mixture of the draws' ``t(nu, delta0, sigma0)``; its quantile
+        lies between the smallest and the largest of theirs, where it is found by root
+        finding on :meth:`next_dataset_cdf`.
+
+        Parameters
+        ----------
+        level : float
+            Probability in (0, 1).
+
+        Returns
+        -------
+        float
+        """
+        level = check_probability(level, "level")
+        finite = np.isfinite(self.nu)
+        standard = np.where(
+            finite, stats.t.ppf(level, np.where(finite, self.nu, 1.0)), stats.norm.ppf(level)
+        )
+        each = self.delta0 + self.sigma0 * standard
+        low, high = float(each.min()), float(each.max())
+        if low == high:
+            return low
+        return float(
+            optimize.brentq(
+                lambda v: self.next_dataset_cdf([v])[0] - level, low, high, xtol=1e-9 * (high - low)
+            )
+        )
 
     def posterior_odds(self, a: Region, b: Region) -> float:
         """Posterior odds ``o(a, b) = P(a) / P(b)`` of two regions for the next data set.

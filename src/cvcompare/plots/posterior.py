@@ -42,6 +42,9 @@ __all__ = [
 
 _SQRT3 = float(np.sqrt(3.0))
 
+#: Share of the height of a density plot's axes up to the top of the curve.
+_CURVE_HEIGHT = 0.65
+
 
 def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     return Figure(figsize=size, layout="constrained").add_subplot() if ax is None else ax
@@ -218,7 +221,8 @@ def plot_posterior_density(
     Returns
     -------
     matplotlib.axes.Axes
-        The curve has ``gid="density"``, the shaded rope ``gid="rope"``.
+        The curve has ``gid="density"``, the shaded rope ``gid="rope"``. The curve fills
+        the lower part of the axes, the legend and the side labels stand above it.
     """
     first, second = _names(names)
     x = check_array(grid, "grid", ndim=1, min_size=2, axis_names=("points",))
@@ -239,7 +243,8 @@ def plot_posterior_density(
     ax.fill_between(x, y, color="tab:blue", alpha=0.2, linewidth=0)
     ax.plot(x, y, color="tab:blue", gid="density", label=label or "posterior density")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
-    ax.set_ylim(bottom=0)
+    # the curve in the lower part of the axes: the labels and the legend above it
+    ax.set_ylim(0, float(y.max()) / _CURVE_HEIGHT if y.max() > 0 else None)
     ax.set_xlabel(
         xlabel or f"difference of the scores ({difference_text(first, second, higher_is_better)})"
     )

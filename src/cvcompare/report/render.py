@@ -222,11 +222,19 @@ def _slug(*names: str) -> str:
     return "-".join("".join(c if c.isalnum() else "_" for c in n) for n in names)
 
 
+#: Quantiles of the posterior predictive between which its density is drawn (99% of it).
+_PREDICTIVE_RANGE = (0.005, 0.995)
+
+
 def _density_grid(pair: PairResult, rope) -> np.ndarray:
-    spread = max(float(np.ptp(pair.means)), abs(rope[1] - rope[0]), 1e-12)
-    low = min(float(pair.means.min()), rope[0]) - 0.1 * spread
-    high = max(float(pair.means.max()), rope[1]) + 0.1 * spread
-    return np.linspace(low, high, 400)
+    """Points at which the hierarchical model's predictive density is drawn: its central
+    99% (:data:`_PREDICTIVE_RANGE`), widened to the rope and the data sets' mean
+    differences, with a margin of 5% on each side."""
+    fit = pair.hierarchical
+    low = min(fit.next_dataset_quantile(_PREDICTIVE_RANGE[0]), rope[0], float(pair.means.min()))
+    high = max(fit.next_dataset_quantile(_PREDICTIVE_RANGE[1]), rope[1], float(pair.means.max()))
+    margin = 0.05 * max(high - low, 1e-12)
+    return np.linspace(low - margin, high + margin, 400)
 
 
 def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
