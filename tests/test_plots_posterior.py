@@ -163,3 +163,15 @@ def test_heatmap_holds_the_matrix():
     assert cells == sorted(f"{v:.2f}" for v in m[np.isfinite(m)])
     with pytest.raises(ValueError, match=r"matrix: expected shape \(2, 2\)"):
         plot_pairwise_heatmap(m, ["a", "b"])
+
+
+def test_heatmap_greys_and_marks_the_missing_cells():
+    m = np.array([[np.nan, np.nan, 0.2], [np.nan, np.nan, 0.5], [0.7, 0.3, np.nan]])
+    missing = np.zeros((3, 3), dtype=bool)
+    missing[0, 1] = missing[1, 0] = True
+    ax = plot_pairwise_heatmap(m, ["a", "b", "c"], missing=missing, missing_label="not fitted")
+    cells = sorted(tuple(p.get_xy()) for p in _by_gid(ax, "missing"))
+    assert cells == [(-0.5, 0.5), (0.5, -0.5)]  # (column - 1/2, row - 1/2)
+    assert [t.get_text() for t in ax.texts].count("not fitted") == 2
+    with pytest.raises(ValueError, match="missing: expected a"):
+        plot_pairwise_heatmap(m, ["a", "b", "c"], missing=~np.isnan(m))

@@ -432,6 +432,41 @@ def test_identical_learners_skip_only_the_hierarchical_model():
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
+def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monkeypatch):
+    pytest.importorskip("httpstan")
+    from cvcompare.report import render
+
+    table = _table(q=6)
+    copy = table[table["learner"] == "rf"].assign(learner="rf2")
+    results = compare_learners(
+        pd.concat([table, copy]),
+        learners=["rf", "rf2", "svm"],
+        n_samples=N,
+        chains=2,
+        warmup=200,
+        draws=200,
+    )
+    drawn = []
+    plot = render.plot_pairwise_heatmap
+    monkeypatch.setattr(
+        render, "plot_pairwise_heatmap", lambda m, *a, **k: drawn.append((m, k)) or plot(m, *a, **k)
+    )
+    md = build_report(results).markdown
+    rf_svm, rf_rf2, rf2_svm = (results.pairs[i] for i in (1, 0, 2))
+    assert rf_rf2.hierarchical is None and rf_svm.hierarchical is not None
+    (better, better_kw), (rope, _) = drawn
+    assert better[0, 2] == rf_svm.hierarchical.p_right
+    assert better[2, 1] == rf2_svm.hierarchical.p_left
+    assert rope[0, 2] == rf_svm.hierarchical.p_rope
+    missing = np.zeros((3, 3), dtype=bool)
+    missing[0, 1] = missing[1, 0] = True
+    np.testing.assert_array_equal(better_kw["missing"], missing)
+    assert np.isnan(better[missing]).all()
+    assert md.count("from the hierarchical model; cells marked 'not fitted' are pairs the") == 2
+    assert "(rf vs rf2; see their sections)" in md
+
+
+@pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
 def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     pytest.importorskip("httpstan")
     table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from cvcompare._validation import check_array, check_rope
 
@@ -409,6 +410,8 @@ def plot_pairwise_heatmap(
     ax: Axes | None = None,
     title: str | None = None,
     colorbar_label: str = "probability",
+    missing: object | None = None,
+    missing_label: str = "n/a",
 ) -> Axes:
     """Heat map of a learners x learners matrix of probabilities, values written in the cells.
 
@@ -420,11 +423,17 @@ def plot_pairwise_heatmap(
     names : sequence of str, length k
         The learners.
     ax, title, colorbar_label : optional
+    missing : array_like of bool, shape (k, k), optional
+        Cells of pairs that have no value (NaN in ``matrix``) although they should: they are
+        greyed and marked ``missing_label`` instead of left blank.
+    missing_label : str
+        The mark of a missing cell.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The image has ``gid="heatmap"`` and holds ``matrix`` as its data.
+        The image has ``gid="heatmap"`` and holds ``matrix`` as its data; each missing cell
+        is a grey square with ``gid="missing"``.
     """
     m = np.asarray(matrix, dtype=float)
     k = len(names)
@@ -433,9 +442,15 @@ def plot_pairwise_heatmap(
     finite = m[np.isfinite(m)]
     if np.any((finite < 0) | (finite > 1)):
         raise ValueError("matrix: expected probabilities in [0, 1] (NaN for blank cells)")
+    gaps = np.zeros((k, k), dtype=bool) if missing is None else np.asarray(missing, dtype=bool)
+    if gaps.shape != (k, k) or np.isfinite(m[gaps]).any():
+        raise ValueError(f"missing: expected a ({k}, {k}) mask of NaN cells of matrix")
     ax = _axes(ax, (1.6 + 0.9 * k, 1.2 + 0.8 * k))
     image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
     image.set_gid("heatmap")
+    for i, j in zip(*np.nonzero(gaps), strict=True):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.85", gid="missing"))
+        ax.text(j, i, missing_label, ha="center", va="center", color="0.2", fontsize="x-small")
     for i in range(k):
         for j in range(k):
             if np.isfinite(m[i, j]):

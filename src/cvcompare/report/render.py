@@ -345,19 +345,24 @@ def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
     return figs
 
 
-def _matrix(results: ComparisonResults, column: int, test: str) -> np.ndarray:
+def _matrix(results: ComparisonResults, column: int, test: str) -> tuple[np.ndarray, np.ndarray]:
     """Learners x learners matrix of one of (p_left, p_rope, p_right) of each pair's
     posterior from ``test`` (an attribute of :class:`PairResult`), entry [i, j] for i
-    first."""
+    first, and the mask of the pairs without that posterior (NaN in the matrix)."""
     k = len(results.learners)
     index = {n: i for i, n in enumerate(results.learners)}
     m = np.full((k, k), np.nan)
+    missing = np.zeros((k, k), dtype=bool)
     for pair in results.pairs:
-        probs = getattr(pair, test).probs()
         i, j = index[pair.first], index[pair.second]
+        post = getattr(pair, test)
+        if post is None:
+            missing[i, j] = missing[j, i] = True
+            continue
+        probs = post.probs()
         m[i, j] = probs[column]
         m[j, i] = probs[2 - column]
-    return m
+    return m, missing
 
 
 # ------------------------------------------------------------------------------------------
@@ -629,20 +634,33 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             )
         )
     if k >= 3 and rows:
-        # one test for every cell: the hierarchical model where every pair has a fit
-        fitted = all(p.hierarchical is not None for p in results.pairs)
+        # one test for every cell: the hierarchical model where it was fitted, its unfitted
+        # pairs marked as such (the decisions table says why)
+        fitted = any(p.hierarchical is not None for p in results.pairs)
         test = "hierarchical" if fitted else "bayes_signed_rank"
         main = "hierarchical model" if fitted else "Bayesian signed-rank test"
+        skipped = [p for p in results.pairs if p.hierarchical_skipped]
         why = ""
-        if results.settings.hierarchical and not fitted:
-            why = " (the hierarchical model was not fitted to every pair)"
+        if skipped and not fitted:
+            why = " (the hierarchical model was fitted to no pair; see the pairs' sections)"
+        elif skipped:
+            why = (
+                "; cells marked 'not fitted' are pairs the model was not fitted to ("
+                + ", ".join(f"{p.first} vs {p.second}" for p in skipped)
+                + "; see their sections)"
+            )
         for column, name, what in (
             (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
             (1, "heatmap-rope.png", "P(practically equivalent)"),
         ):
             short = "P(row practically better)" if column == 2 else "P(practically equivalent)"
+            matrix, missing = _matrix(results, column, test)
             ax = plot_pairwise_heatmap(
-                _matrix(results, column, test), results.learners, title=f"{short}\n{main}"
+                matrix,
+                results.learners,
+                title=f"{short}\n{main}",
+                missing=missing,
+                missing_label="not\nfitted",
             )
             figures[name] = _png(ax)
             b.append(("fig", name, f"{what}, from the {main}{why}."))
