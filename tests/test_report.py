@@ -58,9 +58,27 @@ def test_sentence_vocabulary():
     assert "practically equivalent: probability 0.990" in bayes_sentence(
         "a", "b", (0.0, 0.99, 0.01), (-0.01, 0.01), 0.95
     )
-    assert bayes_sentence("a", "b", (0.3, 0.3, 0.4), (-0.01, 0.02), 0.95).startswith(
-        "no decision at probability 0.95"
+    # undecided: the three probabilities in the order (left, rope, right)
+    assert bayes_sentence("a", "b", (0.3, 0.25, 0.45), (-0.01, 0.02), 0.95).startswith(
+        "no decision at probability 0.95: b better 0.300, equivalent 0.250, a better 0.450"
     )
+
+
+def test_undecided_cells_list_the_probabilities_left_rope_right():
+    table = _table(q=5, learners=(("a", 0.015), ("b", 0.0)))
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=1)
+    md = build_report(results).markdown
+    assert "when undecided, P(second better) / P(equivalent) / P(first better)" in md
+    assert "in this order (left, rope, right)" in md
+    (pair,) = results.pairs
+    row = next(line for line in md.splitlines() if line.startswith("| a | b |"))
+    cells = row.split(" | ")[3:5]  # Bayesian signed-rank and sign
+    undecided = 0
+    for cell, post in zip(cells, (pair.bayes_signed_rank, pair.bayes_sign), strict=True):
+        if post.decision() == "none":
+            undecided += 1
+            assert cell == "undecided ({:.2f}/{:.2f}/{:.2f})".format(*post.probs())
+    assert undecided
 
 
 def test_report_decisions_equal_the_library(small):
@@ -133,19 +151,19 @@ def test_report_states_settings_and_orientation(small):
     assert "Bayesian correlated t-test per data set (probability > 0.95): rf practically" in md
 
 
-def test_per_data_set_table_orders_the_regions_as_the_decisions_table(small):
+def test_per_data_set_table_orders_the_regions_left_rope_right(small):
     from cvcompare.stats import bayesian_correlated_ttest
 
     table, results, page = small
     pair = results.pairs[1]  # rf vs knn: rf better by 0.05 on every data set
     md = page.markdown
     section = md[md.index(f"## {pair.first} vs {pair.second}") :]
-    header = "| p (two-sided) | P(rf better) | P(equivalent) | P(knn better) |"
+    header = "| p (two-sided) | P(knn better) | P(equivalent) | P(rf better) |"
     assert f"| data set | mean difference (rf minus knn) {header}" in section
     x, datasets = fold_differences(table, pair.first, pair.second)
     for name, folds in zip(datasets, x, strict=True):
         post = bayesian_correlated_ttest(folds, rho=0.1, rope=(-0.01, 0.01))
-        probs = f"| {post.p_right:.3f} | {post.p_rope:.3f} | {post.p_left:.3f} |"
+        probs = f"| {post.p_left:.3f} | {post.p_rope:.3f} | {post.p_right:.3f} |"
         row = next(line for line in section.splitlines() if line.startswith(f"| {name} |"))
         assert row.endswith(probs)
         assert post.p_right > 0.95  # the first learner's column holds its large probability

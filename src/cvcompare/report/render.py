@@ -157,8 +157,8 @@ def bayes_sentence(first: str, second: str, probs, rope, threshold: float) -> st
             f"rope {rope_t}"
         )
     return (
-        f"no decision at probability {threshold:g}: {first} better {p_right:.3f}, "
-        f"equivalent {p_rope:.3f}, {second} better {p_left:.3f}; rope {rope_t}"
+        f"no decision at probability {threshold:g}: {second} better {p_left:.3f}, "
+        f"equivalent {p_rope:.3f}, {first} better {p_right:.3f}; rope {rope_t}"
     )
 
 
@@ -170,7 +170,7 @@ def _short(first: str, second: str, probs, threshold: float) -> str:
         return f"{second} better ({p_left:.3f})"
     if p_rope > threshold:
         return f"equivalent ({p_rope:.3f})"
-    return f"undecided ({p_right:.2f}/{p_rope:.2f}/{p_left:.2f})"
+    return f"undecided ({p_left:.2f}/{p_rope:.2f}/{p_right:.2f})"
 
 
 def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
@@ -570,11 +570,12 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
         (
             "p",
             "How to read: every difference is first learner minus second, oriented so "
-            "that a positive difference favours the first learner. A Bayesian test gives the "
-            "probabilities that the first learner is practically better (right: by more than "
-            f"the rope, {_rope_text(s.rope)}), that the two are practically equivalent (rope), "
-            "or that the second is practically better (left), and decides when one of them "
-            f"exceeds {s.threshold:g}. For the hierarchical model these are, as in Corani et "
+            "that a positive difference favours the first learner. A Bayesian test gives three "
+            "probabilities, listed everywhere in this order (left, rope, right): that the "
+            "second learner is practically better (left), that the two are practically "
+            "equivalent (rope), and that the first learner is practically better (right: by "
+            f"more than the rope, {_rope_text(s.rope)}); it decides when one of them exceeds "
+            f"{s.threshold:g}. For the hierarchical model these are, as in Corani et "
             "al. (2017, Sec. 3.2), the posterior probabilities that each region is the most "
             "probable one for the difference on a new data set. Frequentist tests are "
             f"two-sided at {s.alpha:g}.",
@@ -629,8 +630,8 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             (
                 "p",
                 "Bayesian cells: the decision and its probability, or, when undecided, "
-                "P(first better) / P(equivalent) / P(second better). Holm adjustment is "
-                "over the pairs, per test.",
+                "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
+                "right). Holm adjustment is over the pairs, per test.",
             )
         )
     if k >= 3 and rows:
@@ -675,14 +676,14 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 d,
                 _fmt(res.mean),
                 _fmt(res.pvalue),
-                f"{post.p_right:.3f}",
-                f"{post.p_rope:.3f}",
                 f"{post.p_left:.3f}",
+                f"{post.p_rope:.3f}",
+                f"{post.p_right:.3f}",
             ]
             for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
         ]
-        # the regions in the order of the decisions table: first better, equivalent, second
-        better = [f"P({pair.first} better)", "P(equivalent)", f"P({pair.second} better)"]
+        # the regions in the report's order (left, rope, right)
+        better = [f"P({pair.second} better)", "P(equivalent)", f"P({pair.first} better)"]
         b.append(
             (
                 "details",
