@@ -143,12 +143,25 @@ def test_report_states_settings_and_orientation(small):
     _, results, page = small
     md = page.markdown
     assert "every difference is first learner minus second" in md
-    assert "root seed 3" in md and "rho = 0.1" in md and "rope = [-0.01, 0.01]" in md
+    assert "root seed 3" in md and "rope = [-0.01, 0.01]" in md
+    # rho was not given: the report says that it assumed 10-fold cross-validation
+    assert (
+        "rho = 0.1 (not given: 10 fold results per data set, 10-fold cross-validation "
+        "assumed; use 1/k for k-fold, 0.5 for 5x2 with --rho)" in md
+    )
     assert "prior" in md and "IDP prior strength s = 0.5616" in md
     rerun = re.search(r"Rerun: `(.*)`", md).group(1)
+    assert "--rho" not in rerun  # assumed again by the rerun
     assert "--seed 3" in rerun and "--rope 0.01" in rerun and "--no-hierarchical" in rerun
     # per-test summary line across data sets
     assert "Bayesian correlated t-test per data set (probability > 0.95): rf practically" in md
+
+
+def test_a_given_rho_is_not_called_assumed():
+    results = compare_learners(_table(), rho=0.1, hierarchical=False, n_samples=N)
+    md = build_report(results).markdown
+    assert "rho = 0.1 (correlation of the fold differences, Nadeau & Bengio)" in md
+    assert "assumed" not in md
 
 
 def test_per_data_set_table_orders_the_regions_left_rope_right(small):

@@ -100,6 +100,9 @@ class Settings:
     ----------
     rho : float
         Correlation of the fold differences (``1/k`` for k-fold cross-validation).
+    rho_assumed : bool
+        Whether ``rho`` is the default for 10-fold cross-validation, taken because no rho
+        was given.
     rope : tuple of float
         Region of practical equivalence, in the unit of the differences.
     alpha : float
@@ -141,6 +144,7 @@ class Settings:
     scale: str
     higher_is_better: bool = True
     hierarchical: bool = True
+    rho_assumed: bool = False
     chains: int = 4
     warmup: int = 1000
     draws: int = 1000
@@ -429,6 +433,7 @@ def compare_learners(
         scale=scale,
         higher_is_better=higher_is_better,
         hierarchical=hierarchical,
+        rho_assumed=rho is None,
         chains=check_int(chains, "chains", minimum=1),
         warmup=check_int(warmup, "warmup", minimum=1),
         draws=check_int(draws, "draws", minimum=4),

@@ -522,6 +522,16 @@ def _learners_option(learners: list[str]) -> list[str]:
     return words
 
 
+def _rho_origin(settings, n_folds: int) -> str:
+    """Where rho came from: given, or assumed for 10-fold cross-validation."""
+    if not settings.rho_assumed:
+        return "correlation of the fold differences, Nadeau & Bengio"
+    return (
+        f"not given: {n_folds} fold results per data set, 10-fold cross-validation assumed; "
+        "use 1/k for k-fold, 0.5 for 5x2 with --rho"
+    )
+
+
 def _rerun_command(results: ComparisonResults) -> str:
     s = results.settings
     source = results.source or "RESULTS.csv"
@@ -532,8 +542,8 @@ def _rerun_command(results: ComparisonResults) -> str:
         f"./{source}" if source.startswith("-") else source,
         "-o",
         "DIR",
-        "--rho",
-        repr(float(s.rho)),
+        # an assumed rho is left to be assumed again, so that the report says the same
+        *(() if s.rho_assumed else ("--rho", repr(float(s.rho)))),
         *_rope_option(s.rope),
         "--alpha",
         repr(float(s.alpha)),
@@ -702,7 +712,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     b.append(("h", 2, "Settings (to cite and rerun)"))
     settings = [
         f"cvcompare {s.version}; root seed {s.seed}; Monte Carlo draws {s.n_samples}",
-        f"rho = {s.rho:g} (correlation of the fold differences, Nadeau & Bengio); rope = "
+        f"rho = {s.rho:g} ({_rho_origin(s, results.n_folds)}); rope = "
         f"[{s.rope[0]:g}, {s.rope[1]:g}]; alpha = {s.alpha:g}; decision probability "
         f"{s.threshold:g}",
         f"Bayesian correlated t-test prior: {s.correlated_t_prior}",
