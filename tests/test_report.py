@@ -157,6 +157,14 @@ def test_report_states_settings_and_orientation(small):
     assert "Bayesian correlated t-test per data set (probability > 0.95): rf practically" in md
 
 
+def test_an_asymmetric_rope_is_read_with_the_bound_of_each_side():
+    results = compare_learners(_table(), rope=(-0.01, 0.03), hierarchical=False, n_samples=N)
+    md = build_report(results).markdown
+    assert "practically better (left: difference below -0.01)" in md
+    assert "practically equivalent (rope: difference in [-0.01, 0.03])" in md
+    assert "practically better (right: difference above 0.03)" in md
+
+
 def test_a_given_rho_is_not_called_assumed():
     results = compare_learners(_table(), rho=0.1, hierarchical=False, n_samples=N)
     md = build_report(results).markdown
