@@ -60,7 +60,16 @@ def test_sentence_vocabulary():
     )
     # undecided: the three probabilities in the order (left, rope, right)
     assert bayes_sentence("a", "b", (0.3, 0.25, 0.45), (-0.01, 0.02), 0.95).startswith(
-        "no decision at probability 0.95: b better 0.300, equivalent 0.250, a better 0.450"
+        "no decision (needs a probability above 0.95): b better 0.300, equivalent 0.250, "
+        "a better 0.450"
+    )
+    # near the threshold, enough digits to show on which side of it a probability lies
+    assert bayes_sentence("a", "b", (0.0, 0.0504, 0.9496), (-0.01, 0.01), 0.95) == (
+        "no decision (needs a probability above 0.95): b better 0.000, equivalent 0.050, "
+        "a better 0.9496; rope 0.01"
+    )
+    assert bayes_sentence("a", "b", (0.04996, 0.0, 0.95004), (-0.01, 0.01), 0.95) == (
+        "a is practically better than b: probability 0.95004; rope 0.01"
     )
 
 

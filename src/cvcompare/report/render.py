@@ -133,44 +133,60 @@ def _rope_text(rope: tuple[float, float]) -> str:
     return f"[{rope[0]:g}, {rope[1]:g}]" if half is None else f"{half:g}"
 
 
+def _prob(p: float, threshold: float, digits: int = 3) -> str:
+    """``p`` with ``digits`` decimals, or as many more as it takes for the shown value to be
+    below, equal to or above ``threshold`` as ``p`` is (0.9496 is not shown as 0.950 against
+    0.95).
+
+    Examples
+    --------
+    >>> _prob(0.9496, 0.95), _prob(0.95004, 0.95), _prob(0.951, 0.95), _prob(0.95, 0.95)
+    ('0.9496', '0.95004', '0.951', '0.950')
+    """
+    side = np.sign(p - threshold)
+    while np.sign(float(f"{p:.{digits}f}") - threshold) != side and digits < 17:
+        digits += 1
+    return f"{p:.{digits}f}"
+
+
 def bayes_sentence(first: str, second: str, probs, rope, threshold: float) -> str:
     """One decision in words from ``(p_left, p_rope, p_right)``.
+
+    Probabilities are shown to three decimals, or to more where three would put them on the
+    other side of ``threshold``.
 
     Examples
     --------
     >>> bayes_sentence("hnb", "nbc", (0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
     'hnb is practically better than nbc: probability 0.997; rope 0.01'
-    """
-    p_left, p_rope, p_right = probs
+    >>> bayes_sentence("hnb", "nbc", (0.0004, 0.0496, 0.95), (-0.01, 0.01), 0.95)
+    'no decision (needs a probability above 0.95): nbc better 0.000, equivalent 0.050, hnb better 0.950; rope 0.01'
+    """  # noqa: E501
+    p_left, p_rope, p_right = (_prob(p, threshold) for p in probs)
     rope_t = _rope_text(rope)
-    if p_right > threshold:
+    if probs[2] > threshold:
+        return f"{first} is practically better than {second}: probability {p_right}; rope {rope_t}"
+    if probs[0] > threshold:
+        return f"{second} is practically better than {first}: probability {p_left}; rope {rope_t}"
+    if probs[1] > threshold:
         return (
-            f"{first} is practically better than {second}: probability {p_right:.3f}; rope {rope_t}"
-        )
-    if p_left > threshold:
-        return (
-            f"{second} is practically better than {first}: probability {p_left:.3f}; rope {rope_t}"
-        )
-    if p_rope > threshold:
-        return (
-            f"{first} and {second} are practically equivalent: probability {p_rope:.3f}; "
-            f"rope {rope_t}"
+            f"{first} and {second} are practically equivalent: probability {p_rope}; rope {rope_t}"
         )
     return (
-        f"no decision at probability {threshold:g}: {second} better {p_left:.3f}, "
-        f"equivalent {p_rope:.3f}, {first} better {p_right:.3f}; rope {rope_t}"
+        f"no decision (needs a probability above {threshold:g}): {second} better {p_left}, "
+        f"equivalent {p_rope}, {first} better {p_right}; rope {rope_t}"
     )
 
 
 def _short(first: str, second: str, probs, threshold: float) -> str:
     p_left, p_rope, p_right = probs
     if p_right > threshold:
-        return f"{first} better ({p_right:.3f})"
+        return f"{first} better ({_prob(p_right, threshold)})"
     if p_left > threshold:
-        return f"{second} better ({p_left:.3f})"
+        return f"{second} better ({_prob(p_left, threshold)})"
     if p_rope > threshold:
-        return f"equivalent ({p_rope:.3f})"
-    return f"undecided ({p_left:.2f}/{p_rope:.2f}/{p_right:.2f})"
+        return f"equivalent ({_prob(p_rope, threshold)})"
+    return "undecided ({}/{}/{})".format(*(_prob(p, threshold, 2) for p in probs))
 
 
 def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
