@@ -119,6 +119,12 @@ def test_report_decisions_equal_the_library(small):
             assert ("neither" if idp.decision(0.95) == "none" else "indeterminate") in idp_line
         else:
             assert f"IDP signed-rank: {better} is better with probability above 0.95" in idp_line
+        # it has no rope, unlike the tests whose "equivalent" it may seem to contradict
+        assert idp_line.endswith(
+            "the IDP test has no rope: it asks which learner is better, "
+            "not whether by more than the rope, so a decision here does "
+            "not contradict 'equivalent' elsewhere)"
+        )
         for post, name in ((srank, "Bayesian signed-rank test"), (sign, "Bayesian sign test")):
             sentence = f"{name}: " + bayes_sentence(
                 pair.first, pair.second, post.probs(), (-0.01, 0.01), 0.95
@@ -145,6 +151,7 @@ def test_report_friedman_and_nemenyi(small):
     assert results.friedman.statistic == pytest.approx(fr.statistic, rel=1e-12)
     assert f"chi-square = {fr.statistic:.3f}" in page.markdown
     assert "Significantly different pairs: rf vs knn" in page.markdown
+    assert "| IDP (no rope) |" in page.markdown and "IDP: the IDP test has no rope" in page.markdown
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
 
 

@@ -201,10 +201,18 @@ def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
     return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj})"
 
 
+#: Why the IDP test can decide for a learner where the tests with a rope find equivalence.
+_IDP_NO_ROPE = (
+    "the IDP test has no rope: it asks which learner is better, not whether by more than the "
+    "rope, so a decision here does not contradict 'equivalent' elsewhere"
+)
+
+
 def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
     verdict = idp.decision(threshold)
     bounds = (
         f"P({first} better than {second}): lower {idp.lower_prob:.3f}, upper {idp.upper_prob:.3f}"
+        f"; {_IDP_NO_ROPE}"
     )
     if verdict in ("right", "left"):
         better = first if verdict == "right" else second
@@ -479,7 +487,7 @@ def _summary_table(results: ComparisonResults):
         "hierarchical",
         "Bayesian signed-rank",
         "Bayesian sign",
-        "IDP",
+        "IDP (no rope)",
         "Poisson-binomial",
         "Wilcoxon p (Holm)",
         "sign p (Holm)",
@@ -658,7 +666,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 "p",
                 "Bayesian cells: the decision and its probability, or, when undecided, "
                 "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-                "right). Holm adjustment is over the pairs, per test.",
+                f"right). IDP: {_IDP_NO_ROPE}. Holm adjustment is over the pairs, per test.",
             )
         )
     if k >= 3 and rows:
