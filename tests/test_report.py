@@ -329,6 +329,11 @@ def test_single_data_set_runs_the_correlated_t_test():
     assert "Bayesian correlated t-test: a is practically better than b" in page.markdown
     assert "need at least two data sets" in page.markdown
     assert list(page.figures) == ["a-b-ttest-density.png"]
+    # the settings are those of the tests that ran
+    settings = page.markdown[page.markdown.index("## Settings") :]
+    assert "Bayesian correlated t-test prior" in settings
+    for other in ("signed-rank", "sign test", "IDP", "Monte Carlo", "Hierarchical"):
+        assert other not in settings
 
 
 def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):

@@ -735,16 +735,22 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             )
         )
     b.append(("h", 2, "Settings (to cite and rerun)"))
+    across = results.pairs[0].bayes_signed_rank is not None  # the tests across data sets ran
     settings = [
-        f"cvcompare {s.version}; root seed {s.seed}; Monte Carlo draws {s.n_samples}",
+        f"cvcompare {s.version}; root seed {s.seed}"
+        + (f"; Monte Carlo draws {s.n_samples}" if across else ""),
         f"rho = {s.rho:g} ({_rho_origin(s, results.n_folds)}); rope = "
         f"[{s.rope[0]:g}, {s.rope[1]:g}]; alpha = {s.alpha:g}; decision probability "
         f"{s.threshold:g}",
         f"Bayesian correlated t-test prior: {s.correlated_t_prior}",
-        f"Bayesian signed-rank prior: pseudo-observation at 0 of weight {s.signed_rank_prior:g}; "
-        f"Bayesian sign test prior: {s.sign_prior:g} pseudo-observation in the rope (+1e-4 in "
-        f"each region); IDP prior strength s = {s.idp_s:.4f}",
     ]
+    if across:
+        settings.append(
+            f"Bayesian signed-rank prior: pseudo-observation at 0 of weight "
+            f"{s.signed_rank_prior:g}; Bayesian sign test prior: {s.sign_prior:g} "
+            f"pseudo-observation in the rope (+1e-4 in each region); IDP prior strength "
+            f"s = {s.idp_s:.4f}"
+        )
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
     if fits:
         worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
