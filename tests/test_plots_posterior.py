@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.colors import to_hex
 from matplotlib.image import AxesImage
 
 from cvcompare.plots.posterior import (
@@ -116,6 +117,20 @@ def test_idp_plot_histograms_are_the_draws_densities():
         np.testing.assert_allclose(tops, heights, rtol=1e-12)
     (half,) = _by_gid(ax, "half")
     assert half.get_xdata()[0] == 0.5
+
+
+def test_idp_plot_is_colour_blind_safe_and_its_labels_stand_above_the_histograms():
+    post = idp_signed_rank([0.02, 0.03, 0.01, 0.04, 0.01, 0.05, 0.02], rng=2, n_samples=3000)
+    ax = plot_idp(post.lower_draws, post.upper_draws, names=("A", "B"))
+    ax.figure.canvas.draw()
+    (lower,) = _by_gid(ax, "lower")
+    (upper,) = _by_gid(ax, "upper")
+    # blue and orange (not red and green), and told apart by the line style as well
+    assert to_hex(lower.get_edgecolor()) == "#0072b2" and to_hex(upper.get_edgecolor()) == "#e69f00"
+    assert lower.get_linestyle() != upper.get_linestyle()
+    top = max(patch.get_path().vertices[:, 1].max() for patch in (lower, upper))
+    top = ax.transData.transform((0.5, top))[1]
+    assert all(text.get_window_extent().y0 > top for text in ax.texts)
 
 
 @pytest.mark.parametrize("sign", [1, -1])

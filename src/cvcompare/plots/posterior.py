@@ -43,7 +43,7 @@ __all__ = [
 
 _SQRT3 = float(np.sqrt(3.0))
 
-#: Share of the height of a density plot's axes up to the top of the curve.
+#: Share of the height of a density plot's axes up to the top of the curve (or histogram).
 _CURVE_HEIGHT = 0.65
 
 
@@ -369,23 +369,36 @@ def plot_idp(
     Returns
     -------
     matplotlib.axes.Axes
-        Histograms ``gid="lower"`` and ``gid="upper"`` (one patch each, a step outline), the
-        line at 1/2 ``gid="half"``.
+        Histograms ``gid="lower"`` (solid blue) and ``gid="upper"`` (dashed orange), one patch
+        each, a step outline, in the lower part of the axes below the side labels; the line at
+        1/2 ``gid="half"``.
     """
     first, second = _names(names)
     lo = check_array(lower_draws, "lower_draws", ndim=1, min_size=1)
     up = check_array(upper_draws, "upper_draws", ndim=1, min_size=1)
     ax = _axes(ax, (6.0, 3.4))
     edges = np.linspace(0.0, 1.0, bins + 1)
-    for draws, gid, color, text in (
-        (lo, "lower", "tab:red", "lower posterior"),
-        (up, "upper", "tab:green", "upper posterior"),
+    top = 0.0
+    # blue and orange, solid and dashed: told apart with any colour vision (Okabe & Ito)
+    for draws, gid, color, style, text in (
+        (lo, "lower", "#0072B2", "-", "lower posterior"),
+        (up, "upper", "#E69F00", "--", "upper posterior"),
     ):
-        _, _, patches = ax.hist(
-            draws, bins=edges, density=True, histtype="step", color=color, linewidth=1.5, label=text
+        heights, _, patches = ax.hist(
+            draws,
+            bins=edges,
+            density=True,
+            histtype="step",
+            color=color,
+            linestyle=style,
+            linewidth=1.5,
+            label=text,
         )
+        top = max(top, float(heights.max()))
         for patch in patches:
             patch.set_gid(gid)
+    # the histograms in the lower part of the axes, the side labels above them
+    ax.set_ylim(0, top / _CURVE_HEIGHT if top > 0 else None)
     ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1.0, gid="half")
     ax.set_xlim(0, 1)
     ax.set_xlabel(
