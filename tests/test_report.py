@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from cvcompare.stats import (
     holm_adjust,
     idp_signed_rank,
 )
+from cvcompare.stats._results import BayesianDecisionMixin
 
 N = 4000  # Monte Carlo draws: enough for the checks, fast
 
@@ -47,30 +49,48 @@ def small():
     return table, results, build_report(results)
 
 
+@dataclass(frozen=True)
+class _Probs(BayesianDecisionMixin):
+    """A Bayesian result with the given (p_left, p_rope, p_right)."""
+
+    p_left: float
+    p_rope: float
+    p_right: float
+
+
 def test_sentence_vocabulary():
     assert (
-        bayes_sentence("hnb", "nbc", (0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
+        bayes_sentence("hnb", "nbc", _Probs(0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
         == "hnb is practically better than nbc: probability 0.997; rope 0.01"
     )
-    assert bayes_sentence("a", "b", (0.96, 0.04, 0.0), (-0.01, 0.01), 0.95).startswith(
+    assert bayes_sentence("a", "b", _Probs(0.96, 0.04, 0.0), (-0.01, 0.01), 0.95).startswith(
         "b is practically better than a: probability 0.960"
     )
     assert "practically equivalent: probability 0.990" in bayes_sentence(
-        "a", "b", (0.0, 0.99, 0.01), (-0.01, 0.01), 0.95
+        "a", "b", _Probs(0.0, 0.99, 0.01), (-0.01, 0.01), 0.95
     )
     # undecided: the three probabilities in the order (left, rope, right)
-    assert bayes_sentence("a", "b", (0.3, 0.25, 0.45), (-0.01, 0.02), 0.95).startswith(
+    assert bayes_sentence("a", "b", _Probs(0.3, 0.25, 0.45), (-0.01, 0.02), 0.95).startswith(
         "no decision (needs a probability above 0.95): b better 0.300, equivalent 0.250, "
         "a better 0.450"
     )
     # near the threshold, enough digits to show on which side of it a probability lies
-    assert bayes_sentence("a", "b", (0.0, 0.0504, 0.9496), (-0.01, 0.01), 0.95) == (
+    assert bayes_sentence("a", "b", _Probs(0.0, 0.0504, 0.9496), (-0.01, 0.01), 0.95) == (
         "no decision (needs a probability above 0.95): b better 0.000, equivalent 0.050, "
         "a better 0.9496; rope 0.01"
     )
-    assert bayes_sentence("a", "b", (0.04996, 0.0, 0.95004), (-0.01, 0.01), 0.95) == (
+    assert bayes_sentence("a", "b", _Probs(0.04996, 0.0, 0.95004), (-0.01, 0.01), 0.95) == (
         "a is practically better than b: probability 0.95004; rope 0.01"
     )
+
+
+def test_sentences_follow_the_results_own_decision():
+    class Undecided(_Probs):
+        def decision(self, threshold=0.95):
+            return "none"
+
+    sentence = bayes_sentence("a", "b", Undecided(0.0, 0.0, 1.0), (-0.01, 0.01), 0.95)
+    assert sentence.startswith("no decision")
 
 
 def test_undecided_cells_list_the_probabilities_left_rope_right():
@@ -127,7 +147,7 @@ def test_report_decisions_equal_the_library(small):
         )
         for post, name in ((srank, "Bayesian signed-rank test"), (sign, "Bayesian sign test")):
             sentence = f"{name}: " + bayes_sentence(
-                pair.first, pair.second, post.probs(), (-0.01, 0.01), 0.95
+                pair.first, pair.second, post, (-0.01, 0.01), 0.95
             )
             assert sentence in page.markdown and html.escape(sentence) in page.html
         wil.append(stats.wilcoxon(means).pvalue)
@@ -552,7 +572,7 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     assert window >= 0.99
     assert grid[0] < min(-0.01, pair.means.min()) and grid[-1] > max(0.01, pair.means.max())
     sentence = "Hierarchical model (next data set): " + bayes_sentence(
-        "a", "b", fit.probs(), (-0.01, 0.01), 0.95
+        "a", "b", fit, (-0.01, 0.01), 0.95
     )
     assert sentence in page.markdown
     assert f"Stan runner '{fit.runner}'" in page.markdown and "max R-hat" in page.markdown

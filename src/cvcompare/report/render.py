@@ -149,44 +149,54 @@ def _prob(p: float, threshold: float, digits: int = 3) -> str:
     return f"{p:.{digits}f}"
 
 
-def bayes_sentence(first: str, second: str, probs, rope, threshold: float) -> str:
-    """One decision in words from ``(p_left, p_rope, p_right)``.
+def bayes_sentence(first: str, second: str, result, rope, threshold: float) -> str:
+    """One decision in words from a Bayesian test's result.
 
     Probabilities are shown to three decimals, or to more where three would put them on the
     other side of ``threshold``.
 
+    Parameters
+    ----------
+    first, second : str
+        The learners (differences first minus second).
+    result : BayesianDecisionMixin
+        Any of the package's Bayesian results: its ``probs()`` and ``decision(threshold)``.
+    rope : tuple of float
+        The rope of the test, written after the decision.
+    threshold : float
+        The decision probability.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
-    >>> bayes_sentence("hnb", "nbc", (0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)
-    'hnb is practically better than nbc: probability 0.997; rope 0.01'
-    >>> bayes_sentence("hnb", "nbc", (0.0004, 0.0496, 0.95), (-0.01, 0.01), 0.95)
-    'no decision (needs a probability above 0.95): nbc better 0.000, equivalent 0.050, hnb better 0.950; rope 0.01'
-    """  # noqa: E501
-    p_left, p_rope, p_right = (_prob(p, threshold) for p in probs)
+    >>> from cvcompare.stats import bayesian_signed_rank
+    >>> res = bayesian_signed_rank([0.05, 0.04, 0.06, 0.05, 0.07, 0.03], rng=0)
+    >>> bayes_sentence("hnb", "nbc", res, res.rope, 0.95)
+    'hnb is practically better than nbc: probability 1.000; rope 0.01'
+    """
+    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
     rope_t = _rope_text(rope)
-    if probs[2] > threshold:
-        return f"{first} is practically better than {second}: probability {p_right}; rope {rope_t}"
-    if probs[0] > threshold:
-        return f"{second} is practically better than {first}: probability {p_left}; rope {rope_t}"
-    if probs[1] > threshold:
-        return (
-            f"{first} and {second} are practically equivalent: probability {p_rope}; rope {rope_t}"
-        )
-    return (
-        f"no decision (needs a probability above {threshold:g}): {second} better {p_left}, "
-        f"equivalent {p_rope}, {first} better {p_right}; rope {rope_t}"
-    )
+    return {
+        "right": f"{first} is practically better than {second}: probability {p_right}",
+        "left": f"{second} is practically better than {first}: probability {p_left}",
+        "rope": f"{first} and {second} are practically equivalent: probability {p_rope}",
+        "none": f"no decision (needs a probability above {threshold:g}): {second} better "
+        f"{p_left}, equivalent {p_rope}, {first} better {p_right}",
+    }[result.decision(threshold)] + f"; rope {rope_t}"
 
 
-def _short(first: str, second: str, probs, threshold: float) -> str:
-    p_left, p_rope, p_right = probs
-    if p_right > threshold:
-        return f"{first} better ({_prob(p_right, threshold)})"
-    if p_left > threshold:
-        return f"{second} better ({_prob(p_left, threshold)})"
-    if p_rope > threshold:
-        return f"equivalent ({_prob(p_rope, threshold)})"
-    return "undecided ({}/{}/{})".format(*(_prob(p, threshold, 2) for p in probs))
+def _short(first: str, second: str, result, threshold: float) -> str:
+    """A decision of :func:`bayes_sentence` in a few words, for a table's cell."""
+    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
+    return {
+        "right": f"{first} better ({p_right})",
+        "left": f"{second} better ({p_left})",
+        "rope": f"equivalent ({p_rope})",
+        "none": "undecided ({}/{}/{})".format(*(_prob(p, threshold, 2) for p in result.probs())),
+    }[result.decision(threshold)]
 
 
 def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
@@ -423,18 +433,15 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
     if pair.hierarchical is not None:
         lines.append(
             "Hierarchical model (next data set): "
-            + bayes_sentence(a, b, pair.hierarchical.probs(), rope, thr)
+            + bayes_sentence(a, b, pair.hierarchical, rope, thr)
         )
     elif pair.hierarchical_skipped:
         lines.append(f"Hierarchical model: {pair.hierarchical_skipped}")
     if pair.bayes_signed_rank is not None:
         lines.append(
-            "Bayesian signed-rank test: "
-            + bayes_sentence(a, b, pair.bayes_signed_rank.probs(), rope, thr)
+            "Bayesian signed-rank test: " + bayes_sentence(a, b, pair.bayes_signed_rank, rope, thr)
         )
-        lines.append(
-            "Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign.probs(), rope, thr)
-        )
+        lines.append("Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign, rope, thr))
         lines.append(_idp_sentence(a, b, pair.idp, thr))
         pb = pair.poisson
         if pb.decision:
@@ -473,7 +480,7 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
         )
     else:
         res, post = pair.ttests[0]
-        lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post.probs(), rope, thr))
+        lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post, rope, thr))
         lines.append(_freq_sentence(a, b, "Correlated t-test", res, res.mean, None, settings.alpha))
         lines.append("The tests across data sets need at least two data sets; this table has one.")
     return lines + (_ttest_summary(pair, settings) if pair.q >= 2 else [])
@@ -503,13 +510,13 @@ def _summary_table(results: ComparisonResults):
             [
                 p.first,
                 p.second,
-                _short(p.first, p.second, p.hierarchical.probs(), thr)
+                _short(p.first, p.second, p.hierarchical, thr)
                 if p.hierarchical
                 else "not fitted"
                 if p.hierarchical_skipped
                 else "not run",
-                _short(p.first, p.second, p.bayes_signed_rank.probs(), thr),
-                _short(p.first, p.second, p.bayes_sign.probs(), thr),
+                _short(p.first, p.second, p.bayes_signed_rank, thr),
+                _short(p.first, p.second, p.bayes_sign, thr),
                 idp,
                 pb,
                 f"{p.wilcoxon.pvalue:.3g} ({p.holm['wilcoxon']:.3g})",
