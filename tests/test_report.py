@@ -18,7 +18,7 @@ from scipy import stats
 from cvcompare.cli import main
 from cvcompare.io import fold_differences, mean_differences, read_csv_scores
 from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
-from cvcompare.report.analysis import seed_key
+from cvcompare.report.analysis import correlated_t_tallies, seed_key
 from cvcompare.stats import (
     bayesian_sign_test,
     bayesian_signed_rank,
@@ -224,6 +224,31 @@ def test_per_data_set_table_orders_the_regions_left_rope_right(small):
         row = next(line for line in section.splitlines() if line.startswith(f"| {name} |"))
         assert row.endswith(probs)
         assert post.p_right > 0.95  # the first learner's column holds its large probability
+
+
+def test_correlated_t_tallies_are_the_reports_and_the_command_lines(small, tmp_path, capsys):
+    table, results, page = small
+    pair = results.pairs[2]  # svm vs knn: decided on some data sets only
+    n = correlated_t_tallies(pair.ttests, 0.95, 0.05)
+    decisions = [post.decision(0.95) for _, post in pair.ttests]
+    assert [n[f"n_{d}"] for d in ("right", "rope", "left")] == [
+        decisions.count(d) for d in ("right", "rope", "left")
+    ]
+    assert n["n_undecided"] == decisions.count("none") == 6
+    significant = [res.mean for res, _ in pair.ttests if res.pvalue < 0.05]
+    assert (n["n_significant_a"], n["n_significant_b"]) == (
+        sum(m > 0 for m in significant),
+        sum(m < 0 for m in significant),
+    )
+    assert (
+        f"svm practically better on {n['n_right']}, equivalent on {n['n_rope']}, knn "
+        f"practically better on {n['n_left']}, undecided on 6 of 8 data sets" in page.markdown
+    )
+    table.to_csv(tmp_path / "s.csv", index=False)
+    argv = ["compare", str(tmp_path / "s.csv"), "--a", "svm", "--b", "knn"]
+    assert main([*argv, "--test", "correlated-t", "--format", "json"]) == 0
+    (summary,) = [r for r in json.loads(capsys.readouterr().out) if "n_right" in r]
+    assert {key: summary[key] for key in n} == n
 
 
 def test_html_is_self_contained(small):

@@ -52,7 +52,7 @@ from cvcompare.io import (
     score_columns,
 )
 from cvcompare.report import build_report, compare_learners
-from cvcompare.report.analysis import Settings, run_test
+from cvcompare.report.analysis import Settings, correlated_t_tallies, run_test
 from cvcompare.stats import (
     friedman_test,
     nemenyi_test,
@@ -156,21 +156,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _rows_correlated_t(res, datasets, args) -> list[Row]:
     """One row per data set, then a summary row over the data sets."""
-    decisions = [post.decision() for _, post in res]
-    significant = [freq.pvalue < args.alpha for freq, _ in res]
-    summary = {
-        "dataset": "(all data sets)",
-        "n_right": decisions.count("right"),
-        "n_rope": decisions.count("rope"),
-        "n_left": decisions.count("left"),
-        "n_undecided": decisions.count("none"),
-        "n_significant_a": sum(
-            s and f.mean > 0 for s, (f, _) in zip(significant, res, strict=True)
-        ),
-        "n_significant_b": sum(
-            s and f.mean < 0 for s, (f, _) in zip(significant, res, strict=True)
-        ),
-    }
+    summary = {"dataset": "(all data sets)"} | correlated_t_tallies(res, _THRESHOLD, args.alpha)
     return [
         {
             "dataset": name,
@@ -180,7 +166,7 @@ def _rows_correlated_t(res, datasets, args) -> list[Row]:
             "p_left": post.p_left,
             "p_rope": post.p_rope,
             "p_right": post.p_right,
-            "decision": post.decision(),
+            "decision": post.decision(_THRESHOLD),
         }
         for name, (freq, post) in zip(datasets, res, strict=True)
     ] + [summary]

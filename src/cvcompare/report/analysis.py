@@ -79,6 +79,7 @@ __all__ = [
     "PairResult",
     "Settings",
     "compare_learners",
+    "correlated_t_tallies",
     "run_test",
     "seed_key",
 ]
@@ -238,6 +239,43 @@ class ComparisonResults:
 def _unit(settings: Settings) -> str:
     """Scale under which the tests take the differences (fractions, or raw scores)."""
     return "raw" if settings.scale == "raw" else "fraction"
+
+
+def correlated_t_tallies(
+    ttests: Sequence[tuple[CorrelatedTTestResult, CorrelatedTPosterior]],
+    threshold: float,
+    alpha: float,
+) -> dict[str, int]:
+    """Counts over the data sets of a pair's correlated t-tests (``run_test("correlated-t",
+    ...)``).
+
+    Parameters
+    ----------
+    ttests : sequence of (CorrelatedTTestResult, CorrelatedTPosterior)
+        One frequentist and one Bayesian test per data set.
+    threshold : float
+        Decision probability of the Bayesian tests.
+    alpha : float
+        Size of the two-sided frequentist tests.
+
+    Returns
+    -------
+    dict of str to int
+        ``n_right``, ``n_rope``, ``n_left``, ``n_undecided``: the data sets on which the
+        Bayesian test decides each way or not at all; ``n_significant_a`` and
+        ``n_significant_b``: those on which the frequentist test is significant with a
+        positive (first learner better) or negative mean difference.
+    """
+    decisions = [post.decision(threshold) for _, post in ttests]
+    significant = [res.mean for res, _ in ttests if res.pvalue < alpha]
+    return {
+        "n_right": decisions.count("right"),
+        "n_rope": decisions.count("rope"),
+        "n_left": decisions.count("left"),
+        "n_undecided": decisions.count("none"),
+        "n_significant_a": sum(m > 0 for m in significant),
+        "n_significant_b": sum(m < 0 for m in significant),
+    }
 
 
 def _correlated_t(x, settings, key):

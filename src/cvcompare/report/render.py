@@ -34,7 +34,7 @@ from cvcompare.plots.posterior import (
     plot_simplex,
 )
 
-from .analysis import ComparisonResults, PairResult
+from .analysis import ComparisonResults, PairResult, correlated_t_tallies
 
 __all__ = ["Report", "build_report"]
 
@@ -412,18 +412,15 @@ def _fmt(v) -> str:
 
 def _ttest_summary(pair: PairResult, settings) -> list[str]:
     thr, alpha = settings.threshold, settings.alpha
-    decisions = [post.decision(thr) for _, post in pair.ttests]
-    sig = [(res.pvalue < alpha, res.mean) for res, _ in pair.ttests]
-    n_sig_first = sum(s and m > 0 for s, m in sig)
-    n_sig_second = sum(s and m < 0 for s, m in sig)
+    n = correlated_t_tallies(pair.ttests, thr, alpha)
     return [
         f"Bayesian correlated t-test per data set (probability > {thr:g}): {pair.first} "
-        f"practically better on {decisions.count('right')}, equivalent on "
-        f"{decisions.count('rope')}, {pair.second} practically better on "
-        f"{decisions.count('left')}, undecided on {decisions.count('none')} of {pair.q} data sets",
+        f"practically better on {n['n_right']}, equivalent on {n['n_rope']}, {pair.second} "
+        f"practically better on {n['n_left']}, undecided on {n['n_undecided']} of {pair.q} "
+        "data sets",
         f"Frequentist correlated t-test per data set (two-sided, {alpha:g}): significant on "
-        f"{n_sig_first + n_sig_second} of {pair.q} ({n_sig_first} for {pair.first}, "
-        f"{n_sig_second} for {pair.second})",
+        f"{n['n_significant_a'] + n['n_significant_b']} of {pair.q} ({n['n_significant_a']} "
+        f"for {pair.first}, {n['n_significant_b']} for {pair.second})",
     ]
 
 
