@@ -16,6 +16,7 @@ from scipy import stats
 from shared_data import REAL, needs_real
 
 from cvcompare.cli import main
+from cvcompare.report.analysis import difference_scale
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -400,3 +401,12 @@ def test_python_m_runs_the_command_and_a_closed_pipe_ends_it_quietly(small_csv, 
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait() == 1 and err == ""
+
+
+def test_the_tests_take_percentages_and_fractions_as_fractions():
+    # the command line reads percentages as fractions; raw scores stay in their unit
+    assert [difference_scale(s) for s in ("fraction", "percent", "raw")] == [
+        "fraction",
+        "fraction",
+        "raw",
+    ]

@@ -52,7 +52,12 @@ from cvcompare.io import (
     score_columns,
 )
 from cvcompare.report import build_report, compare_learners
-from cvcompare.report.analysis import Settings, correlated_t_tallies, run_test
+from cvcompare.report.analysis import (
+    Settings,
+    correlated_t_tallies,
+    difference_scale,
+    run_test,
+)
 from cvcompare.stats import (
     friedman_test,
     nemenyi_test,
@@ -130,11 +135,6 @@ def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _scale(args: argparse.Namespace) -> str:
-    """Scale of the loaded scores as the tests take it (both readers return fractions)."""
-    return "raw" if args.scale == "raw" else "fraction"
-
-
 def _settings(args: argparse.Namespace) -> Settings:
     """The library's settings of a comparison from the command line's options."""
     return Settings(
@@ -144,7 +144,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         threshold=_THRESHOLD,
         seed=args.seed,
         n_samples=args.n_samples,
-        scale=_scale(args),
+        scale=difference_scale(args.scale),  # the readers return fractions
         higher_is_better=args.higher_is_better,
     )
 
@@ -378,7 +378,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         rho=args.rho,
         rope=args.rope,
         alpha=args.alpha,
-        scale=_scale(args),
+        scale=difference_scale(args.scale),  # the readers return fractions
         higher_is_better=args.higher_is_better,
         seed=args.seed,
         n_samples=args.n_samples,

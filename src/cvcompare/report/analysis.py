@@ -80,6 +80,7 @@ __all__ = [
     "Settings",
     "compare_learners",
     "correlated_t_tallies",
+    "difference_scale",
     "run_test",
     "seed_key",
 ]
@@ -236,9 +237,21 @@ class ComparisonResults:
     reading: tuple[str, ...] = ()
 
 
-def _unit(settings: Settings) -> str:
-    """Scale under which the tests take the differences (fractions, or raw scores)."""
-    return "raw" if settings.scale == "raw" else "fraction"
+def difference_scale(scale: str) -> str:
+    """Scale under which the tests take the differences of scores read on ``scale``.
+
+    Parameters
+    ----------
+    scale : {"fraction", "percent", "raw"}
+        The scale of the scores as read.
+
+    Returns
+    -------
+    {"fraction", "raw"}
+        ``"raw"`` for raw scores, ``"fraction"`` otherwise (percentages are fractions once
+        read or divided by 100).
+    """
+    return "raw" if scale == "raw" else "fraction"
 
 
 def correlated_t_tallies(
@@ -281,9 +294,9 @@ def correlated_t_tallies(
 def _correlated_t(x, settings, key):
     return [
         (
-            correlated_ttest(xi, rho=settings.rho, scale=_unit(settings)),
+            correlated_ttest(xi, rho=settings.rho, scale=difference_scale(settings.scale)),
             bayesian_correlated_ttest(
-                xi, rho=settings.rho, rope=settings.rope, scale=_unit(settings)
+                xi, rho=settings.rho, rope=settings.rope, scale=difference_scale(settings.scale)
             ),
         )
         for xi in x
@@ -305,22 +318,22 @@ def _dp_and_idp(x, settings, key):
 TESTS = {
     "correlated-t": _correlated_t,
     "poisson": lambda x, s, key: poisson_binomial_test(
-        x, rho=s.rho, alpha=s.alpha, scale=_unit(s)
+        x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
     ),
     "signed-rank": lambda x, s, key: wilcoxon_test(mean_differences(x), scale="raw"),
     "sign": lambda x, s, key: sign_test(mean_differences(x), scale="raw"),
     "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
         mean_differences(x), rope=s.rope, prior_strength=s.signed_rank_prior,
-        n_samples=s.n_samples, rng=key, scale=_unit(s),
+        n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "bayes-sign": lambda x, s, key: bayesian_sign_test(
         mean_differences(x), rope=s.rope, prior_strength=s.sign_prior,
-        n_samples=s.n_samples, rng=key, scale=_unit(s),
+        n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
     "hierarchical": lambda x, s, key: fit_hierarchical(
         x, rho=s.rho, rope=s.rope, chains=s.chains, warmup=s.warmup, draws=s.draws,
-        seed=key, scale=_unit(s),
+        seed=key, scale=difference_scale(s.scale),
     ),
 }  # fmt: skip
 
