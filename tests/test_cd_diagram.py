@@ -72,3 +72,10 @@ def test_draws_on_given_axes():
 def test_bad_input(ranks, names, cd, match):
     with pytest.raises(ValueError, match=match):
         plot_cd_diagram(ranks, names, cd)
+
+
+def test_draws_the_given_cliques():
+    # a Nemenyi result's cliques are drawn as given, not computed again from the ranks
+    ax = plot_cd_diagram([1.5, 1.5, 3.0], ["a", "b", "c"], 0.4, cliques=((0, 1, 2),))
+    (bar,) = _lines(ax, "clique-bar")
+    assert (min(bar.get_xdata()), max(bar.get_xdata())) == pytest.approx((1.45, 3.05))

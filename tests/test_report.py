@@ -175,6 +175,25 @@ def test_report_friedman_and_nemenyi(small):
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
 
 
+def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):
+    from dataclasses import replace
+
+    from cvcompare.report import render
+
+    _, results, _ = small
+    nem = results.nemenyi
+    # a result whose differences and cliques the ranks would not give: the report shows them
+    given = replace(nem, rank_differences=nem.rank_differences * 2, cliques=((0, 1, 2),))
+    cliques = []
+    plot = render.plot_cd_diagram
+    monkeypatch.setattr(
+        render, "plot_cd_diagram", lambda *a, **k: cliques.append(k["cliques"]) or plot(*a, **k)
+    )
+    md = build_report(replace(results, nemenyi=given)).markdown
+    assert f"rf vs knn (rank difference {abs(2 * nem.rank_differences[0, 2]):.2f})" in md
+    assert cliques == [((0, 1, 2),)]
+
+
 def test_report_states_settings_and_orientation(small):
     _, results, page = small
     md = page.markdown

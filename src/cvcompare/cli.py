@@ -329,7 +329,7 @@ def _rank(args: argparse.Namespace) -> list[Row]:
     if args.cd_diagram is not None:
         from cvcompare.plots.cd_diagram import plot_cd_diagram
 
-        ax = plot_cd_diagram(nem.avg_ranks, learners, nem.cd)
+        ax = plot_cd_diagram(nem.avg_ranks, learners, nem.cd, cliques=nem.cliques)
         try:
             ax.figure.savefig(args.cd_diagram)
         except OSError as exc:
@@ -353,8 +353,8 @@ def _rank(args: argparse.Namespace) -> list[Row]:
     different = [
         {
             "significantly_different": f"{learners[i]} vs {learners[j]}",
-            "rank_difference": float(abs(nem.avg_ranks[i] - nem.avg_ranks[j])),
-            "better": learners[i] if nem.avg_ranks[i] < nem.avg_ranks[j] else learners[j],
+            "rank_difference": float(abs(nem.rank_differences[i, j])),
+            "better": learners[i] if nem.rank_differences[i, j] < 0 else learners[j],
         }
         for i in range(k)
         for j in range(i + 1, k)

@@ -37,7 +37,12 @@ _NAME_MARGIN = 0.3
 
 
 def plot_cd_diagram(
-    avg_ranks: object, names: Sequence[str], cd: float, *, ax: Axes | None = None
+    avg_ranks: object,
+    names: Sequence[str],
+    cd: float,
+    *,
+    cliques: Sequence[Sequence[int]] | None = None,
+    ax: Axes | None = None,
 ) -> Axes:
     """Draw a Demsar-style critical-difference diagram.
 
@@ -49,6 +54,10 @@ def plot_cd_diagram(
         Model names, in the order of ``avg_ranks``.
     cd : float
         Critical difference, e.g. ``NemenyiResult.cd``.
+    cliques : sequence of sequence of int, optional
+        The groups of models joined by a bar (indices into ``avg_ranks``), e.g.
+        ``NemenyiResult.cliques``; by default
+        :func:`~cvcompare.stats.friedman.critical_difference_cliques` of the ranks and ``cd``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure (constrained layout) is created.
 
@@ -74,7 +83,8 @@ def plot_cd_diagram(
         raise ValueError(
             f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
         )
-    cliques = critical_difference_cliques(ranks, cd)
+    if cliques is None:
+        cliques = critical_difference_cliques(ranks, cd)
     k = ranks.size
     if ax is None:
         ax = Figure(figsize=(7.0, 1.6 + 0.35 * k), layout="constrained").add_subplot()

@@ -626,7 +626,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
         b.append(("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"))
         sig = [
             f"{results.learners[i]} vs {results.learners[j]} (rank difference "
-            f"{abs(nem.avg_ranks[i] - nem.avg_ranks[j]):.2f})"
+            f"{abs(nem.rank_differences[i, j]):.2f})"
             for i in range(k)
             for j in range(i + 1, k)
             if nem.significant[i, j]
@@ -650,7 +650,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 ],
             )
         )
-        ax = plot_cd_diagram(nem.avg_ranks, results.learners, nem.cd)
+        ax = plot_cd_diagram(nem.avg_ranks, results.learners, nem.cd, cliques=nem.cliques)
         ax.set_title("Critical-difference diagram (Nemenyi test)")
         figures["cd-diagram.png"] = _png(ax)
         b.append(

@@ -121,11 +121,15 @@ def friedman_nemenyi(
         (i, j) if fr.avg_ranks[i] <= fr.avg_ranks[j] else (j, i)
         for i, j in itertools.combinations(range(len(models)), 2)
     ]
+    nemenyi = [
+        (a, nemenyi_test(scores, alpha=a, higher_is_better=better)) for a in settings["alphas"]
+    ]
+    differences = nemenyi[0][1].rank_differences  # the same at every level
     for i, j in pairs:
-        diff = fr.avg_ranks[j] - fr.avg_ranks[i]
-        rows.append(reported(pair_label(models[i], models[j]), "rank_difference", diff))
-    for alpha in settings["alphas"]:
-        nem = nemenyi_test(scores, alpha=alpha, higher_is_better=better)
+        rows.append(
+            reported(pair_label(models[i], models[j]), "rank_difference", differences[j, i])
+        )
+    for alpha, nem in nemenyi:
         rows += [
             reported(nemenyi_label(alpha), "q_alpha", nem.q_alpha),
             reported(nemenyi_label(alpha), "cd", nem.cd),
