@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_hex
 from matplotlib.image import AxesImage
@@ -152,18 +153,29 @@ def test_axis_labels_name_the_subtraction_of_the_raw_scores():
     draws = np.linspace(0.1, 0.9, 50)
     grid = np.linspace(-1, 1, 5)
     ci = np.array([[-0.1, 0.1]])
-    for higher, said in ((True, "A minus B"), (False, "B minus A, lower is better")):
+    names = ("boosted_trees", "random_forest")
+    for higher, said in (
+        (True, "boosted_trees minus random_forest"),
+        (False, "random_forest minus boosted_trees, lower is better"),
+    ):
         axes = [
             plot_posterior_density(
-                grid, np.ones(5), rope=(-0.1, 0.1), names=("A", "B"), higher_is_better=higher
+                grid, np.ones(5), rope=(-0.1, 0.1), names=names, higher_is_better=higher
             ),
             plot_shrinkage(
-                [0.0], [0.0], ci, ["d"], rope=(-0.1, 0.1), names=("A", "B"), higher_is_better=higher
+                [0.0], [0.0], ci, ["d"], rope=(-0.1, 0.1), names=names, higher_is_better=higher
             ),
-            plot_idp(draws, draws, names=("A", "B"), higher_is_better=higher),
+            plot_idp(draws, draws, names=names, higher_is_better=higher),
         ]
         for ax in axes:
             assert f"({said})" in ax.get_xlabel()
+            # and the label fits in the figure
+            canvas = FigureCanvasAgg(ax.figure)
+            canvas.draw()
+            box = ax.xaxis.label.get_window_extent(canvas.get_renderer())
+            assert ax.figure.bbox.contains(box.x0, box.y0) and ax.figure.bbox.contains(
+                box.x1, box.y1
+            )
 
 
 def test_heatmap_holds_the_matrix():

@@ -402,8 +402,8 @@ def plot_idp(
     ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1.0, gid="half")
     ax.set_xlim(0, 1)
     ax.set_xlabel(
-        f"theta = P(Z + Z' > 0), Z the difference "
-        f"({difference_text(first, second, higher_is_better)}) on a data set"
+        "theta = P(Z + Z' > 0), Z the difference on a data set\n"
+        f"({difference_text(first, second, higher_is_better)})"
     )
     ax.set_ylabel("density")
     ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
