@@ -171,7 +171,10 @@ def test_report_friedman_and_nemenyi(small):
     assert results.friedman.statistic == pytest.approx(fr.statistic, rel=1e-12)
     assert f"chi-square = {fr.statistic:.3f}" in page.markdown
     assert "Significantly different pairs: rf vs knn" in page.markdown
-    assert "| IDP (no rope) |" in page.markdown and "IDP: the IDP test has no rope" in page.markdown
+    assert (
+        "| IDP (no rope) |" in page.markdown
+        and "right). The IDP test has no rope: it asks" in page.markdown
+    )
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
 
 

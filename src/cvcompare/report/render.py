@@ -670,7 +670,8 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 "p",
                 "Bayesian cells: the decision and its probability, or, when undecided, "
                 "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-                f"right). IDP: {_IDP_NO_ROPE}. Holm adjustment is over the pairs, per test.",
+                f"right). {_IDP_NO_ROPE[:1].upper()}{_IDP_NO_ROPE[1:]}. Holm adjustment is "
+                "over the pairs, per test.",
             )
         )
     if k >= 3 and rows:
