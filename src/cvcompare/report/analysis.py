@@ -47,10 +47,15 @@ from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
     CorrelatedTPosterior,
     CorrelatedTTestResult,
+    DPSignedRankPosterior,
     FriedmanResult,
+    IDPSignedRankPosterior,
     NemenyiResult,
     PoissonBinomialResult,
+    SignedRankPosterior,
+    SignedRankTestResult,
     SignPosterior,
+    SignTestResult,
     bayesian_correlated_ttest,
     bayesian_sign_test,
     bayesian_signed_rank,
@@ -64,14 +69,7 @@ from cvcompare.stats import (
     sign_test,
     wilcoxon_test,
 )
-from cvcompare.stats.signed_rank import (
-    IDP_DEFAULT_S,
-    DPSignedRankPosterior,
-    IDPSignedRankPosterior,
-    SignedRankPosterior,
-    SignedRankTestResult,
-    SignTestResult,
-)
+from cvcompare.stats.signed_rank import IDP_DEFAULT_S
 
 __all__ = [
     "TESTS",

@@ -65,10 +65,6 @@ from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._pair_sums import PairSums
 from cvcompare.stats._results import BayesianDecisionMixin
 
-# the frequentist sign test lives in cvcompare.stats.sign, beside the Bayesian one; these
-# names stay importable from here for code that imports them from this module
-from cvcompare.stats.sign import SignTestResult, sign_test  # noqa: F401
-
 __all__ = [
     "DPSignedRankPosterior",
     "IDPSignedRankPosterior",
