@@ -123,7 +123,7 @@ def test_bad_settings_are_refused_naming_the_setting(settings, message):
 
 
 def test_an_unknown_learner_is_named(tiny):
-    with pytest.raises(ValueError, match=r"second: unknown learner 'j48'; the data has"):
+    with pytest.raises(ValueError, match=r"second: unknown learner 'j48'; the table has"):
         run("hierarchical_pair", {"first": "base", "second": "j48"}, tiny)
 
 

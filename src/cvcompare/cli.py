@@ -49,7 +49,9 @@ from cvcompare.io import (
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
-    score_columns,
+)
+from cvcompare.io import (
+    learners as io_learners,
 )
 from cvcompare.report import build_report, compare_learners
 from cvcompare.report.analysis import (
@@ -120,11 +122,6 @@ def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -
                 warning.message, warning.category, warning.filename, warning.lineno
             )
     return table
-
-
-def _learners(table: pd.DataFrame) -> list[str]:
-    column, _ = score_columns(table)
-    return list(dict.fromkeys(table[column]))
 
 
 def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
@@ -279,7 +276,7 @@ def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
 
 def _compare(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates)
-    learners = _learners(table)
+    learners = io_learners(table)
     if args.all_pairs:
         if args.a is not None or args.b is not None:
             raise _ArgumentError("--all-pairs: do not combine with --a/--b")
@@ -319,7 +316,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
 
 def _rank(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates, as_fraction=False)
-    learners = _learners(table)
+    learners = io_learners(table)
     if len(learners) < 2:
         raise _ArgumentError(f"FILE: ranking needs at least two learners, found {learners}")
     scores, datasets, learners = mean_score_matrix(table)  # the folds must be paired

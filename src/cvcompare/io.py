@@ -32,6 +32,8 @@ import pandas as pd
 from cvcompare._validation import check_array, check_choice, check_scale, check_score_scale
 
 __all__ = [
+    "check_learner",
+    "learners",
     "fold_differences",
     "mean_differences",
     "mean_score_matrix",
@@ -272,6 +274,17 @@ def score_columns(table: pd.DataFrame) -> tuple[str, str]:
     )
 
 
+def learners(table: pd.DataFrame) -> list[str]:
+    """The learners of a tidy table from either reader, in order of first appearance."""
+    return list(dict.fromkeys(table[score_columns(table)[0]]))
+
+
+def check_learner(value: object, name: str, known: list[str]) -> None:
+    """Check that the argument or setting ``name`` is one of the ``known`` learners."""
+    if value not in known:
+        raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
+
+
 def fold_differences(
     table: pd.DataFrame, a: str, b: str, *, higher_is_better: bool = True
 ) -> tuple[np.ndarray, list[str]]:
@@ -305,10 +318,9 @@ def fold_differences(
     if not isinstance(higher_is_better, bool):
         raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
     learner_col, score_col = score_columns(table)
-    known = list(dict.fromkeys(table[learner_col]))
+    known = learners(table)
     for name, value in (("a", a), ("b", b)):
-        if value not in known:
-            raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
+        check_learner(value, name, known)
     if a == b:
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
     pair = table[table[learner_col].isin([a, b])]

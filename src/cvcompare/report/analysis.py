@@ -42,7 +42,14 @@ from cvcompare._validation import (
 )
 from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
 from cvcompare.hierarchical.priors import has_scale
-from cvcompare.io import fold_differences, mean_differences, mean_score_matrix, score_columns
+from cvcompare.io import (
+    check_learner,
+    fold_differences,
+    mean_differences,
+    mean_score_matrix,
+    score_columns,
+)
+from cvcompare.io import learners as learners_of
 from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
     CorrelatedTPosterior,
@@ -172,6 +179,17 @@ class PairResult:
         Per-data-set mean differences (rounding noise set to 0).
     ttests : list of tuple
         ``(CorrelatedTTestResult, CorrelatedTPosterior)`` for each data set.
+    poisson : PoissonBinomialResult or None
+        The Poisson-binomial test (Corani & Benavoli 2015).
+    wilcoxon, sign : SignedRankTestResult, SignTestResult or None
+        The frequentist signed-rank and sign tests of the mean differences.
+    bayes_signed_rank, bayes_sign : SignedRankPosterior, SignPosterior or None
+        The Bayesian signed-rank and sign tests with the rope.
+    dp, idp : DPSignedRankPosterior, IDPSignedRankPosterior or None
+        The Dirichlet-process signed-rank test with s = 0 and its imprecise version
+        (Benavoli et al. 2014).
+    hierarchical : HierarchicalResult or None
+        The Bayesian hierarchical model (Corani et al. 2017), when asked for and fitted.
     holm : dict of str to float
         Holm-adjusted p-values of the Wilcoxon and sign tests across all pairs.
     hierarchical_skipped : str
@@ -451,15 +469,14 @@ def compare_learners(
         If ``table`` is not a DataFrame, ``learners`` a single string, or a flag not a bool.
     """
     column, score = score_columns(table)
-    known = list(dict.fromkeys(table[column]))
+    known = learners_of(table)
     if isinstance(learners, str):
         raise TypeError(
             f"learners: expected a sequence of learner names, got the string {learners!r}"
         )
     chosen = known if learners is None else list(learners)
     for name in chosen:
-        if name not in known:
-            raise ValueError(f"learners: unknown learner {name!r}; the table has {known}")
+        check_learner(name, "learners", known)
     if len(chosen) < 2 or len(set(chosen)) != len(chosen):
         raise ValueError(f"learners: expected at least two different learners, got {chosen}")
     for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):

@@ -181,12 +181,11 @@ def learner_pair_differences(
     ValueError
         If ``first`` or ``second`` is not a learner of the data (naming the setting).
     """
-    from cvcompare.io import fold_differences, score_columns
+    from cvcompare.io import check_learner, fold_differences, learners
 
-    known = list(dict.fromkeys(data[score_columns(data)[0]]))
+    known = learners(data)
     for key in ("first", "second"):
-        if settings[key] not in known:
-            raise ValueError(f"{key}: unknown learner {settings[key]!r}; the data has {known}")
+        check_learner(settings[key], key, known)
     pair = (settings["second"], settings["first"])
     return fold_differences(data, *(pair if second_minus_first else pair[::-1]))
 
