@@ -234,6 +234,39 @@ def test_mean_differences_ties_equal_means_summed_in_another_order():
     assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12)
 
 
+def test_mean_differences_of_large_raw_scores_need_their_size():
+    # scores near 12345 (an RMSE, say) read as 3-decimal numbers: each difference carries a
+    # rounding error of the size of the scores' last bits, about 12345 * eps, far above the
+    # bound for fractions; score_size says how large the scores are
+    steps = np.array([0.03, -0.03, 0.012, -0.012, 0.005, -0.005, 0.02, -0.02, 0.001, -0.001])
+    rng = np.random.default_rng(0)
+    b1, b2 = (np.round(12345 + rng.uniform(0, 1, 10), 3) for _ in range(2))
+    zero = (np.round(b1 + steps, 3) - b1)[None, :]  # decimal mean exactly 0
+    assert mean_differences(zero)[0] != 0.0  # the noise, left by the bound for fractions
+    assert mean_differences(zero, score_size=12346)[0] == 0.0
+    # equal decimal means of 0.03 on two data sets
+    y = np.vstack([np.round(b + steps + 0.03, 3) - b for b in (b1, b2)])
+    plain = mean_differences(y)
+    assert plain[0] != plain[1]
+    tied = mean_differences(y, score_size=12346)
+    assert tied[0] == tied[1] == pytest.approx(0.03, abs=1e-9)
+    with pytest.raises(ValueError, match="score_size"):
+        mean_differences(y, score_size=-1.0)
+
+
+def test_mean_difference_ties_grow_from_their_smallest_member_only():
+    # magnitudes 0.9 tolerance apart do not chain into one tie: each group spans at most
+    # one tolerance above its smallest member
+    tolerance = 4 * (1 + 2) * np.finfo(float).eps
+    values = 0.1 + 0.9 * tolerance * np.arange(6)
+    means = mean_differences(values[:, None])
+    assert np.all(means - values[:, None].mean(axis=1) <= 0)
+    assert np.all(values - means <= tolerance)
+    assert len(set(means)) == 3  # groups {0, 1}, {2, 3}, {4, 5}
+    with pytest.raises(ValueError, match="x:"):
+        mean_differences(np.zeros((3, 0)))
+
+
 @needs_real
 def test_real_file_zero_mean_differences_are_exact():
     # j48 and j48gr: per data set, the exact mean difference (decimal strings as Fractions)

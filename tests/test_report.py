@@ -306,6 +306,21 @@ def test_lower_is_better_mirrors_negated_scores():
     assert strip.sub("", ma) == strip.sub("", mb)
 
 
+def test_raw_scores_set_the_rounding_tolerance_of_the_mean_differences():
+    # the same differences on scores shifted to about 12345: the means carry rounding noise
+    # of that size, which the comparison removes given the scores' size
+    table = _table(seed=5)
+    shifted = table.assign(score=np.round(12345 + table["score"], 6))
+    small = compare_learners(table, hierarchical=False, n_samples=N)
+    large = compare_learners(shifted, hierarchical=False, n_samples=N, scale="raw")
+    assert small.settings.score_size == 1.0
+    assert large.settings.score_size == shifted["score"].abs().max()
+    for pair in large.pairs:
+        np.testing.assert_array_equal(
+            pair.means, mean_differences(pair.x, score_size=large.settings.score_size)
+        )
+
+
 def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "plot_shrinkage")):
     """Make the report's plots record their x-axis labels, by plot."""
     from cvcompare.report import render

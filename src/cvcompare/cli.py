@@ -49,6 +49,7 @@ from cvcompare.io import (
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
+    score_columns,
 )
 from cvcompare.io import (
     learners as io_learners,
@@ -59,6 +60,7 @@ from cvcompare.report.analysis import (
     correlated_t_tallies,
     difference_scale,
     run_test,
+    score_size,
 )
 from cvcompare.stats import (
     friedman_test,
@@ -132,8 +134,9 @@ def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    """The library's settings of a comparison from the command line's options."""
+def _settings(args: argparse.Namespace, table: pd.DataFrame) -> Settings:
+    """The library's settings of a comparison from the command line's options and the
+    scores of the table read."""
     return Settings(
         rho=args.rho,
         rope=args.rope,
@@ -142,6 +145,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         seed=args.seed,
         n_samples=args.n_samples,
         scale=difference_scale(args.scale),  # the readers return fractions
+        score_size=score_size(table[score_columns(table)[1]].to_numpy(), args.scale),
         higher_is_better=args.higher_is_better,
     )
 
@@ -302,7 +306,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
             _check_default_rho(args, x.shape[1], tests)
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
-                res = run_test(test, x, _settings(args), a, b)
+                res = run_test(test, x, _settings(args, table), a, b)
                 for row in _ROWS[test](res, datasets, args):
                     rows.append({"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | row)
                 bar.update()

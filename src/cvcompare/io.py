@@ -29,7 +29,13 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from cvcompare._validation import check_array, check_choice, check_scale, check_score_scale
+from cvcompare._validation import (
+    check_array,
+    check_choice,
+    check_positive,
+    check_scale,
+    check_score_scale,
+)
 
 __all__ = [
     "check_learner",
@@ -345,7 +351,7 @@ def fold_differences(
     return (x if higher_is_better else -x), datasets
 
 
-def mean_differences(x: np.ndarray) -> np.ndarray:
+def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     """Mean of the fold differences of every data set, with rounding noise removed.
 
     Accuracies are stored as binary approximations of decimals read from text or of ratios
@@ -354,17 +360,22 @@ def mean_differences(x: np.ndarray) -> np.ndarray:
     test would count as a difference; and two data sets with the same mean difference, summed
     in another order, can get means that differ in the last bits, which a rank test would
     rank apart instead of as a tie (and then use an exact null distribution that ties make
-    invalid). The floating-point error of the mean of ``n`` differences of numbers in
+    invalid). The floating-point error of the mean of ``n`` differences of scores in
     ``[-s, s]`` is within ``4 (n + 2) eps s`` (``eps`` the double-precision machine epsilon;
-    two roundings per difference, ``n`` in the sum), with ``s`` = max(1, largest magnitude of
-    ``x``). A mean within that tolerance of 0 is set to 0, and magnitudes within it of the
-    next smaller one are set equal to it (their signs kept), so they tie. Genuine
-    differences of accuracies (ratios of counts) are many orders of magnitude larger.
+    two roundings per difference, ``n`` in the sum), with ``s = max(1, score_size)``. A mean
+    within that tolerance of 0 is set to 0, and the magnitudes within it of the smallest
+    magnitude of their group are set equal to it (their signs kept), so they tie; a group
+    starts wherever a magnitude exceeds the group's smallest by more than the tolerance.
+    Genuine differences of accuracies (ratios of counts) are many orders of magnitude larger.
 
     Parameters
     ----------
     x : numpy.ndarray, shape (q, n_folds)
-        Fold differences on the fraction scale, e.g. from :func:`fold_differences`.
+        Fold differences, e.g. from :func:`fold_differences`.
+    score_size : float
+        The largest magnitude of the scores the differences come from: 1 for accuracies as
+        fractions (or percentages divided by 100), the largest absolute score for scores on
+        another scale, whose rounding errors grow with their size.
 
     Returns
     -------
@@ -376,17 +387,18 @@ def mean_differences(x: np.ndarray) -> np.ndarray:
     Higham, N. J. (2002), *Accuracy and Stability of Numerical Algorithms*, Sec. 4.2
     (error bound of recursive summation).
     """
-    x = check_array(x, "x", ndim=2)
+    x = check_array(x, "x", ndim=2, min_size=1)
+    size_of_scores = max(1.0, check_positive(score_size, "score_size"))
     means = x.mean(axis=1)
-    scale = max(1.0, float(np.abs(x).max(initial=0.0)))
-    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps * scale
+    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps * size_of_scores
     size = np.where(np.abs(means) <= tolerance, 0.0, np.abs(means))
     order = np.argsort(size, kind="stable")
     ranked = size[order]
-    # each magnitude joins the tie of the previous one unless a gap above the tolerance
-    # separates them: the tie takes the value of its smallest member
-    starts = np.concatenate(([True], np.diff(ranked) > tolerance))
-    size[order] = ranked[np.maximum.accumulate(np.where(starts, np.arange(ranked.size), 0))]
+    tied = ranked.copy()
+    for i in range(1, ranked.size):
+        if ranked[i] - tied[i - 1] <= tolerance:
+            tied[i] = tied[i - 1]  # within the tolerance of the group's smallest magnitude
+    size[order] = tied
     return np.where(means < 0, -size, size) + 0.0
 
 

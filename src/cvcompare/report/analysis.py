@@ -86,6 +86,7 @@ __all__ = [
     "compare_learners",
     "correlated_t_tallies",
     "difference_scale",
+    "score_size",
     "run_test",
     "seed_key",
 ]
@@ -140,6 +141,9 @@ class Settings:
         Prior of the hierarchical model's degrees of freedom.
     version : str
         Version of cvcompare.
+    score_size : float
+        The largest magnitude of the scores (1 for accuracies), which sets the rounding
+        tolerance of the mean differences (:func:`cvcompare.io.mean_differences`).
     """
 
     rho: float
@@ -161,6 +165,7 @@ class Settings:
     correlated_t_prior: str = "matching (Corani & Benavoli 2015, Corollary 1)"
     nu_prior: str = "hyper"
     version: str = __version__
+    score_size: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,6 +258,12 @@ class ComparisonResults:
     reading: tuple[str, ...] = ()
 
 
+def score_size(scores: np.ndarray, scale: str) -> float:
+    """The largest magnitude of scores read on ``scale``, as :class:`Settings` takes it: 1
+    for accuracies (fractions, or percentages the tests take as fractions)."""
+    return float(np.abs(scores).max(initial=1.0)) if scale == "raw" else 1.0
+
+
 def difference_scale(scale: str) -> str:
     """Scale under which the tests take the differences of scores read on ``scale``.
 
@@ -319,8 +330,13 @@ def _correlated_t(x, settings, key):
     ]
 
 
+def _means(x: np.ndarray, settings: Settings) -> np.ndarray:
+    """The per-data-set mean differences, rounding noise removed for the scores' size."""
+    return mean_differences(x, score_size=settings.score_size)
+
+
 def _dp_and_idp(x, settings, key):
-    means = mean_differences(x)
+    means = _means(x, settings)
     # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
     return (
         dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
@@ -336,14 +352,14 @@ TESTS = {
     "poisson": lambda x, s, key: poisson_binomial_test(
         x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
     ),
-    "signed-rank": lambda x, s, key: wilcoxon_test(mean_differences(x), scale="raw"),
-    "sign": lambda x, s, key: sign_test(mean_differences(x), scale="raw"),
+    "signed-rank": lambda x, s, key: wilcoxon_test(_means(x, s), scale="raw"),
+    "sign": lambda x, s, key: sign_test(_means(x, s), scale="raw"),
     "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
-        mean_differences(x), rope=s.rope, prior_strength=s.signed_rank_prior,
+        _means(x, s), rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "bayes-sign": lambda x, s, key: bayesian_sign_test(
-        mean_differences(x), rope=s.rope, prior_strength=s.sign_prior,
+        _means(x, s), rope=s.rope, prior_strength=s.sign_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
@@ -368,7 +384,7 @@ def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settin
     if settings.scale == "percent":
         x = x / 100.0
     ttests = run_test("correlated-t", x, settings, first, second)
-    means = mean_differences(x)
+    means = _means(x, settings)
     if len(datasets) < 2:
         return PairResult(first, second, datasets, x, means, ttests)
     dp, idp = run_test("idp-signed-rank", x, settings, first, second)
@@ -497,6 +513,7 @@ def compare_learners(
         seed=check_int(seed, "seed", minimum=0),
         n_samples=check_int(n_samples, "n_samples", minimum=1),
         scale=scale,
+        score_size=score_size(scores, scale),
         higher_is_better=higher_is_better,
         hierarchical=hierarchical,
         rho_assumed=rho is None,
