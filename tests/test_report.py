@@ -58,6 +58,17 @@ class _Probs(BayesianDecisionMixin):
     p_right: float
 
 
+def test_idp_bounds_near_the_threshold_show_their_side_of_it():
+    from types import SimpleNamespace
+
+    from cvcompare.report.render import _idp_sentence
+
+    # lower 0.9496 < 0.95: indeterminate, and not printed as 0.950
+    idp = SimpleNamespace(lower_prob=0.9496, upper_prob=0.99, decision=lambda t: "none")
+    line = _idp_sentence("a", "b", idp, 0.95)
+    assert "lower 0.9496, upper 0.990" in line
+
+
 def test_sentence_vocabulary():
     assert (
         bayes_sentence("hnb", "nbc", _Probs(0.001, 0.002, 0.997), (-0.01, 0.01), 0.95)

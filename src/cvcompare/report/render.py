@@ -221,7 +221,8 @@ _IDP_NO_ROPE = (
 def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
     verdict = idp.decision(threshold)
     bounds = (
-        f"P({first} better than {second}): lower {idp.lower_prob:.3f}, upper {idp.upper_prob:.3f}"
+        f"P({first} better than {second}): lower {_prob(idp.lower_prob, threshold)}, upper "
+        f"{_prob(idp.upper_prob, 1 - threshold)}"
         f"; {_IDP_NO_ROPE}"
     )
     if verdict in ("right", "left"):
@@ -449,7 +450,8 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
             verdict = "no decision"
         lines.append(
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
-            f"{pb.prob_majority:.3f}, P({b} does) = {pb.prob_majority_negative:.3f}; "
+            f"{_prob(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
+            f"{_prob(pb.prob_majority_negative, 1 - pb.alpha)}; "
             f"threshold {1 - pb.alpha:g})"
         )
         sign_mean = float(np.median(pair.means))
@@ -716,9 +718,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 d,
                 _fmt(res.mean),
                 _fmt(res.pvalue),
-                f"{post.p_left:.3f}",
-                f"{post.p_rope:.3f}",
-                f"{post.p_right:.3f}",
+                *(_prob(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
             ]
             for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
         ]
