@@ -139,7 +139,7 @@ def test_no_errors_are_logged_at_initialisation(x, seed, caplog):
     # Stan's messages (rejected proposals: "gamma_lpdf: Random variable is 0", "normal_lpdf:
     # Scale parameter is nan") are passed on as warnings by the native runner; the initial
     # values and the program keep the start of warm-up inside the nu map's safe range
-    with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical.runners"):
+    with caplog.at_level(logging.WARNING, logger="cvcompare.hierarchical"):
         fit(x, seed=seed)
     assert [r for r in caplog.records if "Stan's messages" in r.getMessage()] == []
 

@@ -253,7 +253,7 @@ def check_rho(rho: object, n_folds: int | None = None, name: str = "rho") -> flo
         return check_probability(rho, name, open_low=False)
     if n_folds % round(1 / DEFAULT_RHO):
         raise ValueError(
-            f"rho: the default {DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
+            f"{name}: the default {DEFAULT_RHO} assumes 10-fold cross-validation, but the data "
             f"sets have {n_folds} fold results each; state it as n_test / n_total (1/k for "
             "k-fold cross-validation)"
         )

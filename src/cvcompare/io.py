@@ -430,21 +430,21 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
     # exactly rounded sums: equal multisets of fold scores give bit-identical means (a tie
     # for the rank tests) whatever the order of the folds
     means = (groups.agg(math.fsum) / groups.size()).unstack(learner_col)
-    learners = list(dict.fromkeys(table[learner_col]))
+    names = learners(table)
     datasets = list(dict.fromkeys(table["dataset"]))
-    means = means.reindex(index=datasets, columns=learners)
+    means = means.reindex(index=datasets, columns=names)
     if means.isna().any().any():
         gaps = means.isna().stack()
         learner, dataset = gaps[gaps].index[0][::-1]
         raise ValueError(f"table: learner {learner!r} has no result on data set {dataset!r}")
     cover = table.groupby(["dataset", "fold"], sort=False)[learner_col].nunique()
-    if (cover < len(learners)).any():
-        dataset, fold = cover.index[np.argmax(cover.to_numpy() < len(learners))]
+    if (cover < len(names)).any():
+        dataset, fold = cover.index[np.argmax(cover.to_numpy() < len(names))]
         fold = fold.item() if isinstance(fold, np.generic) else fold
         rows = table[(table["dataset"] == dataset) & (table["fold"] == fold)]
-        missing = next(name for name in learners if name not in set(rows[learner_col]))
+        missing = next(name for name in names if name not in set(rows[learner_col]))
         raise ValueError(
             f"table: learner {missing!r} has no score for fold {fold!r} of data set "
             f"{dataset!r}, which other learners have; the folds must be paired"
         )
-    return means.to_numpy(dtype=float), datasets, learners
+    return means.to_numpy(dtype=float), datasets, names

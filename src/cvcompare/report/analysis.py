@@ -526,9 +526,9 @@ def compare_learners(
         pairs = _fit_hierarchical(pairs, settings, progress)
     pairs = _with_holm(pairs)
     friedman = nemenyi = None
-    scores, datasets, _ = mean_score_matrix(sub)
+    scores, datasets, names = mean_score_matrix(sub)
     if len(chosen) >= 3 and len(datasets) >= 2:
-        scores = scores[:, [list(dict.fromkeys(sub[column])).index(n) for n in chosen]]
+        scores = scores[:, [names.index(n) for n in chosen]]
         friedman = friedman_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
         nemenyi = nemenyi_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
     return ComparisonResults(
