@@ -403,10 +403,23 @@ def test_python_m_runs_the_command_and_a_closed_pipe_ends_it_quietly(small_csv, 
     assert proc.wait() == 1 and err == ""
 
 
-def test_the_tests_take_percentages_and_fractions_as_fractions():
-    # the command line reads percentages as fractions; raw scores stay in their unit
-    assert [difference_scale(s) for s in ("fraction", "percent", "raw")] == [
-        "fraction",
-        "fraction",
-        "raw",
-    ]
+def test_the_tests_take_percentages_and_fractions_as_fractions(capsys, small_csv, tmp_path):
+    # the same scores as fractions and as percentages give the same numbers with a rope in
+    # fractions; as raw scores the percentages keep their unit (a rope of 1 point = 0.01)
+    table = pd.read_csv(small_csv)
+    percent = tmp_path / "percent.csv"
+    table.assign(score=table["score"] * 100).to_csv(percent, index=False)
+    base = ["--a", "rf", "--b", "svm", "--test", "bayes-signed-rank", "--format", "json"]
+    outs = {}
+    for name, path, scale, rope in (
+        ("fraction", small_csv, "fraction", "0.01"),
+        ("percent", percent, "percent", "0.01"),
+        ("raw", percent, "raw", "1"),
+    ):
+        code, out, _ = _run(capsys, "compare", str(path), "--scale", scale, "--rope", rope, *base)
+        assert code == 0, name
+        outs[name] = json.loads(out)
+    probs = {k: [v[0][p] for p in ("p_left", "p_rope", "p_right")] for k, v in outs.items()}
+    assert probs["percent"] == pytest.approx(probs["fraction"], abs=1e-12)
+    assert probs["raw"] == pytest.approx(probs["fraction"], abs=1e-12)
+    assert difference_scale("percent") == "fraction"
