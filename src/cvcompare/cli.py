@@ -134,9 +134,9 @@ def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _settings(args: argparse.Namespace, table: pd.DataFrame) -> Settings:
+def _settings(args: argparse.Namespace, size: float) -> Settings:
     """The library's settings of a comparison from the command line's options and the
-    scores of the table read."""
+    largest magnitude of the table's scores (:func:`cvcompare.report.analysis.score_size`)."""
     return Settings(
         rho=args.rho,
         rope=args.rope,
@@ -145,7 +145,7 @@ def _settings(args: argparse.Namespace, table: pd.DataFrame) -> Settings:
         seed=args.seed,
         n_samples=args.n_samples,
         scale=difference_scale(args.scale),  # the readers return fractions
-        score_size=score_size(table[score_columns(table)[1]].to_numpy(), args.scale),
+        score_size=size,
         higher_is_better=args.higher_is_better,
     )
 
@@ -296,6 +296,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         raise _ArgumentError(f"--a/--b: expected two different learners, got {args.a!r} twice")
     tests = TESTS if args.test == "all" else (args.test,)
     args.rho_given = args.rho is not None
+    size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
     rows: list[Row] = []
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(
@@ -306,7 +307,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
             _check_default_rho(args, x.shape[1], tests)
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
-                res = run_test(test, x, _settings(args, table), a, b)
+                res = run_test(test, x, _settings(args, size), a, b)
                 for row in _ROWS[test](res, datasets, args):
                     rows.append({"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | row)
                 bar.update()

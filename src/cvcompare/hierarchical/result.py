@@ -35,6 +35,12 @@ def _cdf(z: np.ndarray, nu: np.ndarray) -> np.ndarray:
     return out
 
 
+def _pdf(z: np.ndarray, nu: np.ndarray) -> np.ndarray:
+    """Standard Student-t density with ``nu`` degrees of freedom; the normal where nu = inf."""
+    finite = np.isfinite(nu)
+    return np.where(finite, stats.t.pdf(z, np.where(finite, nu, 1.0)), stats.norm.pdf(z))
+
+
 def next_dataset_votes(
     delta0: np.ndarray, sigma0: np.ndarray, nu: np.ndarray, rope: tuple[float, float]
 ) -> np.ndarray:
@@ -207,6 +213,12 @@ class HierarchicalResult(BayesianDecisionMixin):
         tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
         return np.quantile(self.delta, tails, axis=0).T
 
+    def _standardised(self, grid: object) -> tuple[np.ndarray, np.ndarray]:
+        """``(grid - delta0) / sigma0`` for every draw (rows) and point, and each row's nu."""
+        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
+        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
+        return z, np.broadcast_to(self.nu[:, None], z.shape)
+
     def next_dataset_density(self, grid: object) -> np.ndarray:
         """Posterior predictive density of the difference on the next data set.
 
@@ -223,12 +235,8 @@ class HierarchicalResult(BayesianDecisionMixin):
         -------
         numpy.ndarray, shape (m,)
         """
-        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
-        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
-        nu = np.broadcast_to(self.nu[:, None], z.shape)
-        finite = np.isfinite(nu)
-        dens = np.where(finite, stats.t.pdf(z, np.where(finite, nu, 1.0)), stats.norm.pdf(z))
-        return (dens / self.sigma0[:, None]).mean(axis=0)
+        z, nu = self._standardised(grid)
+        return (_pdf(z, nu) / self.sigma0[:, None]).mean(axis=0)
 
     def next_dataset_cdf(self, grid: object) -> np.ndarray:
         """Posterior predictive distribution function of the difference on the next data set.
@@ -245,9 +253,7 @@ class HierarchicalResult(BayesianDecisionMixin):
         -------
         numpy.ndarray, shape (m,)
         """
-        x = check_array(grid, "grid", ndim=1, min_size=1, axis_names=("points",))
-        z = (x[None, :] - self.delta0[:, None]) / self.sigma0[:, None]
-        return _cdf(z, np.broadcast_to(self.nu[:, None], z.shape)).mean(axis=0)
+        return _cdf(*self._standardised(grid)).mean(axis=0)
 
     def next_dataset_quantile(self, level: float) -> float:
         """A quantile of the posterior predictive difference on the next data set.
