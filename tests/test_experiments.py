@@ -415,6 +415,41 @@ def test_a_figure_whose_labels_state_other_settings_is_refused():
         ExperimentSpec.from_mapping(bad, schema=SCHEMA, what="H-F5.yaml")
 
 
+def test_the_power_figures_state_the_size_their_grey_line_marks():
+    # figure_p_f2a draws its grey line at the tests' nominal size 0.05 and says so
+    from cvcompare.plots.figures import FIGURES
+
+    raw = load_yaml(ROOT / "config" / "experiments" / "P-F2a.yaml")
+    for test in (0, 1):
+        bad = copy.deepcopy(raw)
+        bad["tests"][test]["settings"]["alpha"] = 0.01
+        name = bad["tests"][test]["id"]
+        with pytest.raises(SpecError, match=f"but this file has {name}.alpha = 0.01; keep"):
+            ExperimentSpec.from_mapping(bad, schema=SCHEMA, what="P-F2a.yaml")
+    agg = _fake_aggregate(spec_of()).assign(q=8)
+    (ax,) = FIGURES["figure_p_f2a"](agg, title="t").axes
+    assert [t.get_text() for t in ax.texts] == [r"nominal $\alpha$ = 0.05"]
+    assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
+
+
+def test_the_replicability_figure_names_its_grey_line():
+    from cvcompare.plots.figures import FIGURES
+
+    rows = [
+        {"pair": p, "metric": m, "test": t, "value": 0.7, "se": 0.02, "n": 100}
+        for p in ("a-b", "c-d")
+        for m in ("replicability_determinate", "replicability_indeterminate")
+        for t in ("wilcoxon", "dp")
+    ]
+    for p in ("a-b", "c-d"):
+        rows.append({"pair": p, "metric": "share_h1", "test": "wilcoxon", "value": 0.4})
+        rows.append({"pair": p, "metric": "share_indeterminate", "test": "idp", "value": 0.2})
+    agg = pd.DataFrame(rows).assign(point=lambda d: d["pair"])
+    fig = FIGURES["figure_replicability_split"](agg, title="t")
+    labels = [t.get_text() for t in fig.legends[0].texts]
+    assert labels == ["random guesser", "IDP determinate", "IDP indeterminate"]
+
+
 def test_file_name_must_match_id(tmp_path):
     import yaml
 

@@ -68,7 +68,13 @@ def figure_replicability_split(
             ax.errorbar(
                 x + offset, sel["value"], yerr=2 * sel["se"], fmt="none", ecolor="black", capsize=3
             )
-        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+        ax.axhline(
+            0.5,
+            color="grey",
+            linewidth=0.8,
+            linestyle=":",
+            label="random guesser" if ax is axes[0] else None,
+        )
         h1 = shares["share_h1"]
         h1 = h1[(h1["pair"] == pair) & (h1["test"] == "wilcoxon")]["value"].iloc[0]
         ind = shares["share_indeterminate"]
@@ -82,7 +88,7 @@ def figure_replicability_split(
         ax.set_ylim(0, 1.05)
     axes[0].set_ylabel("replicability R")
     fig.legend(
-        loc="outside lower center", ncols=2, frameon=False, title=ERROR_BARS, title_fontsize="small"
+        loc="outside lower center", ncols=3, frameon=False, title=ERROR_BARS, title_fontsize="small"
     )
     if title:
         fig.suptitle(title)

@@ -37,8 +37,10 @@ _LABELS = {"poisson": "Poisson-binomial", "signed_rank": "signed-rank"}
 _OTHER_COLORS = ("tab:green", "tab:purple", "tab:brown", "tab:olive", "tab:cyan")
 
 
-#: What the power figures P-F2a and P-F2b read.
-_POWER_READS = FigureReads({"power": ()}, ("delta", "m", "q"))
+#: What the power figures P-F2a and P-F2b read (the grey line is the tests' size).
+_POWER_READS = FigureReads(
+    {"power": ()}, ("delta", "m", "q"), {"poisson.alpha": 0.05, "signed_rank.alpha": 0.05}
+)
 
 
 @register_figure(reads=_POWER_READS)
@@ -59,7 +61,8 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
         One panel per ``q`` (largest first): rejection rate against ``delta`` with
         squares for the Poisson-binomial test, circles for the signed-rank test, dashed
         lines for ``m = 1`` and solid lines for ``m = 10`` runs, as in Corani & Benavoli
-        (2015), Fig. 2a; error bars are two Monte Carlo standard errors.
+        (2015), Fig. 2a; error bars are two Monte Carlo standard errors; the dotted grey
+        line is the tests' nominal size 0.05.
     """
     return _power_against_delta(aggregate, title, r"$\delta_{acc}$")
 
@@ -99,6 +102,16 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
                 label=f"{_LABELS.get(test, test)}, m = {m}",
             )
         ax.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
+        ax.text(
+            0.99,
+            0.05,
+            r"nominal $\alpha$ = 0.05",
+            transform=ax.get_yaxis_transform(),
+            ha="right",
+            va="bottom",
+            color="grey",
+            fontsize="small",
+        )
         ax.set_xlabel(xlabel)
         ax.set_title(f"q = {q}")
         ax.set_ylim(-0.02, 1.02)
