@@ -212,3 +212,53 @@ def test_scalar_options_refuse_booleans_and_strings():
             check_positive(bad, "s")
     with pytest.raises(ValueError, match="rope: expected an interval"):
         check_rope(("-0.01", "0.01"))
+
+
+_ARRAY_CALLS = [c for c in _public_calls() if np.ndim(c[2]) >= 1]
+
+
+@pytest.mark.parametrize(
+    "function, argument, valid, call", _ARRAY_CALLS, ids=[f"{f}-{a}" for f, a, _, _ in _ARRAY_CALLS]
+)
+def test_complex_and_masked_arrays_are_refused_naming_the_argument(function, argument, valid, call):
+    # NumPy would drop the imaginary parts, and the mask, without a word
+    bad_versions = [np.asarray(valid, dtype=complex)]
+    if np.ndim(valid) == 1:
+        bad_versions.append(list(valid[:-1]) + [complex(valid[-1])])
+    # a rope is refused as a whole: not an interval of two (real) numbers
+    error, found = (
+        (ValueError, "expected an interval") if argument == "rope" else (TypeError, "complex")
+    )
+    for bad in bad_versions:
+        with pytest.raises(error, match=rf"^{argument}: .*{found}"):
+            call(bad)
+    if argument != "rope":
+        mask = np.zeros(np.shape(valid), dtype=bool)
+        mask.flat[0] = True
+        with pytest.raises(ValueError, match=rf"^{argument}: found 1 masked value"):
+            call(np.ma.masked_array(valid, mask=mask))
+
+
+def test_complex_scalars_are_refused_naming_the_argument():
+    from cvcompare.stats import correlated_ttest
+
+    with pytest.raises(TypeError, match=r"^rho: expected a number in \[0, 1\), got np.complex128"):
+        correlated_ttest(_X1, rho=np.complex128(0.1))
+
+
+def test_dates_and_time_spans_are_refused_and_unmasked_arrays_accepted():
+    with pytest.raises(
+        TypeError, match="^x: expected an array of real numbers, got an array of time"
+    ):
+        check_array(np.array([1, 2], dtype="m8[s]"), "x")
+    with pytest.raises(
+        TypeError, match="^x: expected an array of real numbers, got an array of dates"
+    ):
+        check_array(np.array(["2020-01-01"], dtype="M8[D]"), "x")
+    with pytest.raises(
+        TypeError, match=r"^x: expected an array of real numbers, found np.timedelta64"
+    ):
+        check_array([np.timedelta64(1, "s")], "x")
+    with pytest.raises(TypeError, match=r"^x: expected a real number, got 1j"):
+        check_array(1j, "x")
+    assert check_array(np.ma.masked_array([0.1, 0.2]), "x").tolist() == [0.1, 0.2]

@@ -59,11 +59,17 @@ def check_array(
     Raises
     ------
     TypeError
-        If ``x`` is not numeric.
+        If ``x`` is not real-valued: booleans, strings, complex numbers, dates and times.
     ValueError
-        If the shape is wrong, the last axis is too short, or any value is NaN or infinite.
+        If the shape is wrong, the last axis is too short, any value is NaN or infinite, or
+        ``x`` is a masked array with masked values (the mask would be dropped).
     """
     _refuse_non_numbers(x, name)
+    if np.ma.is_masked(x):
+        raise ValueError(
+            f"{name}: found {int(np.ma.count_masked(x))} masked value(s); a masked array's "
+            "mask would be ignored, so remove those values or fill them first"
+        )
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -91,9 +97,23 @@ def check_array(
     return arr
 
 
+#: Values that NumPy would silently turn into real numbers: booleans and strings become 0/1
+#: and numbers, complex numbers lose their imaginary part, dates and times become counts.
+_NOT_REAL = (bool, np.bool_, str, bytes, complex, np.complexfloating, np.datetime64, np.timedelta64)
+_NOT_REAL_KINDS = {
+    "b": "booleans",
+    "U": "strings",
+    "S": "strings",
+    "c": "complex numbers",
+    "m": "time spans",
+    "M": "dates",
+}
+
+
 def _refuse_non_numbers(x: object, name: str) -> None:
-    """Refuse booleans and strings, which NumPy would silently turn into numbers."""
-    if isinstance(x, (bool, np.bool_, str, bytes)):
+    """Refuse booleans, strings, complex numbers, dates and time spans, which NumPy would
+    silently turn into real numbers."""
+    if isinstance(x, _NOT_REAL):
         raise TypeError(f"{name}: expected a real number, got {x!r} ({type(x).__name__})")
     if isinstance(x, np.ndarray):
         kinds = {x.dtype.kind} if x.dtype.kind != "O" else None
@@ -108,16 +128,18 @@ def _refuse_non_numbers(x: object, name: str) -> None:
             kinds = {np.asarray(x).dtype.kind}
         else:
             for value in raw:
-                if isinstance(value, (bool, np.bool_, str, bytes)):
+                if isinstance(value, _NOT_REAL):
                     raise TypeError(
                         f"{name}: expected an array of real numbers, found {value!r} "
-                        f"({type(value).__name__}); booleans and strings are refused"
+                        f"({type(value).__name__}); booleans, strings, complex numbers, "
+                        "dates and times are refused"
                     )
             return
-    if kinds & {"b", "U", "S"}:
+    refused = sorted(kinds & _NOT_REAL_KINDS.keys())
+    if refused:
         raise TypeError(
             f"{name}: expected an array of real numbers, got an array of "
-            f"{'booleans' if 'b' in kinds else 'strings'}"
+            f"{_NOT_REAL_KINDS[refused[0]]}"
         )
 
 
@@ -134,8 +156,9 @@ def check_data_set_differences(x: object, scale: str) -> np.ndarray:
 
 
 def check_real(value: object, name: str, expected: str = "a real number") -> float:
-    """``float(value)`` for a real number; booleans and strings (even ``"0.5"``) are refused."""
-    if isinstance(value, (bool, np.bool_, str, bytes)):
+    """``float(value)`` for a real number; booleans, strings (even ``"0.5"``), complex numbers,
+    dates and times are refused."""
+    if isinstance(value, _NOT_REAL):
         raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
     try:
         return float(value)  # type: ignore[arg-type]
