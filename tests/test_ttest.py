@@ -387,3 +387,14 @@ def test_bad_options():
         bayesian_correlated_ttest([0.1, 0.2], rho=0.1, prior=NormalGammaPrior(a=-1.0))
     with pytest.raises(ValueError, match="confidence_level"):
         correlated_ttest([0.1, 0.2], rho=0.1).confidence_interval(95)
+
+
+def test_posterior_cdf_refuses_nan_and_takes_infinite_values():
+    post = bayesian_correlated_ttest(_diffs(3), rho=0.1)
+    point = bayesian_correlated_ttest(np.zeros(4), rho=0.1)
+    for result in (post, point):
+        with pytest.raises(
+            ValueError, match=r"^value: expected a real number \(inf allowed\), got nan"
+        ):
+            result.cdf(math.nan)
+        assert (result.cdf(-math.inf), result.cdf(math.inf)) == (0.0, 1.0)

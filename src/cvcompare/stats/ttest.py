@@ -405,8 +405,13 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         return stats.t(self.df, loc=self.loc, scale=self.scale_)
 
     def cdf(self, value: float) -> float:
-        """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``)."""
+        """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``).
+
+        ``value`` is a real number, ``-inf`` and ``inf`` included; NaN is refused.
+        """
         value = check_real(value, "value")
+        if math.isnan(value):
+            raise ValueError("value: expected a real number (inf allowed), got nan")
         return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
