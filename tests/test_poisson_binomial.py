@@ -210,3 +210,21 @@ def test_bad_input(x, kwargs, error, match):
     kwargs = {"rho": 0.1} | kwargs
     with pytest.raises(error, match=match):
         poisson_binomial_test(x, **kwargs)
+
+
+def test_sampling_options_are_checked_also_for_the_exact_method():
+    x = _cv_table(1, q=3, n=5)
+    for method, extra in (("exact", {}), ("montecarlo", {"rng": 1})):
+        for bad, error in (
+            (0, ValueError),
+            (-5, ValueError),
+            (100.0, TypeError),
+            (True, TypeError),
+        ):
+            with pytest.raises(error, match="^n_samples: expected an integer"):
+                poisson_binomial_test(x, rho=0.1, method=method, n_samples=bad, **extra)
+    for bad in ("1", -1, 1.5, [1], np.random.RandomState(1)):
+        with pytest.raises(TypeError, match="^rng: expected a non-negative int seed"):
+            poisson_binomial_test(x, rho=0.1, rng=bad)
+    exact = poisson_binomial_test(x, rho=0.1)
+    assert poisson_binomial_test(x, rho=0.1, rng=5).pmf.tolist() == exact.pmf.tolist()

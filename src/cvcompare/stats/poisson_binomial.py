@@ -177,9 +177,11 @@ def poisson_binomial_test(
         (:func:`poisson_binomial_pmf`); ``"montecarlo"`` estimates it from ``n_samples``
         simulated vectors of ``q`` coins as in the paper.
     n_samples : int
-        Number of simulated coin vectors for ``method="montecarlo"``.
+        Number of simulated coin vectors for ``method="montecarlo"``, ``>= 1``; checked, but
+        unused, for ``method="exact"``.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator, optional
-        Source of randomness; required for ``method="montecarlo"``, unused otherwise.
+        Source of randomness; required for ``method="montecarlo"``; checked when given, but
+        unused, for ``method="exact"``.
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``; ``"raw"``: any score in its own unit (the test does not depend on
         it).
@@ -223,15 +225,18 @@ def poisson_binomial_test(
         check_rho(value)
     alpha = check_test_size(alpha)
     method = check_choice(method, "method", ("exact", "montecarlo"))
+    # checked whatever the method, so that a bad value is never ignored silently
+    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    gen = None if rng is None else as_generator(rng)
     p_datasets = _prob_positive_matching(arr, rho_arr)
     if method == "exact":
         pmf = poisson_binomial_pmf(p_datasets)
         used_samples = None
     else:
-        used_samples = check_int(n_samples, "n_samples", minimum=1)
-        if rng is None:
+        if gen is None:
             raise TypeError("rng: method='montecarlo' needs a seed or a numpy Generator")
-        pmf = _montecarlo_pmf(p_datasets, used_samples, as_generator(rng))
+        used_samples = n_samples
+        pmf = _montecarlo_pmf(p_datasets, used_samples, gen)
     counts = np.arange(q + 1)
     prob_majority = float(pmf[2 * counts > q].sum())
     prob_majority_negative = float(pmf[2 * counts < q].sum())
