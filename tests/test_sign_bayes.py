@@ -117,3 +117,17 @@ def test_holm_is_order_invariant():
     for perm in itertools.permutations(range(4)):
         perm = list(perm)
         np.testing.assert_allclose(holm_adjust(p[perm]), holm_adjust(p)[perm])
+
+
+def test_concentrations_beyond_the_quadrature_are_refused_naming_the_argument():
+    # above about 1e6 the quadrature missed the integrand's peak: probabilities summing to 1/2
+    with pytest.raises(
+        ValueError, match=r"^alpha: concentration parameters must be at most 10000 "
+    ):
+        dirichlet_max_probs([1e6, 1.0, 2.0])
+    assert sum(dirichlet_max_probs([1e4, 1e4, 1e4])) == pytest.approx(1.0, abs=1e-10)
+    x = [0.03, 0.02, 0.05, 0.04, -0.02, 0.03]
+    with pytest.raises(ValueError, match=r"^prior_strength: the posterior's Dirichlet parameters"):
+        bayesian_sign_test(x, prior_strength=1e5, rng=1, n_samples=10)
+    post = bayesian_sign_test(x, prior_strength=1e4 - 10, rng=1, n_samples=10)
+    assert sum(post.probs()) == pytest.approx(1.0, abs=1e-10)

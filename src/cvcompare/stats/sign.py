@@ -50,6 +50,7 @@ from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
 
 __all__ = [
+    "MAX_CONCENTRATION",
     "SignPosterior",
     "SignTestResult",
     "bayesian_sign_test",
@@ -59,6 +60,9 @@ __all__ = [
 
 #: Pseudo-count added to every region, as in baycomp (keeps every Dirichlet shape positive).
 _BASE_COUNT = 1e-4
+#: Largest concentration parameter that :func:`dirichlet_max_probs` takes: up to it the
+#: probabilities sum to one within 1e-10; at 1e6 the quadrature misses the integrand's peak.
+MAX_CONCENTRATION = 1e4
 _REGIONS = ("left", "rope", "right")
 
 Alternative = Literal["two-sided", "greater", "less"]
@@ -172,7 +176,8 @@ def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:
     Parameters
     ----------
     alpha : array_like, shape (k,)
-        Positive concentration parameters, ``k >= 2``.
+        Positive concentration parameters, ``k >= 2``, at most :data:`MAX_CONCENTRATION`
+        (1e4).
 
     Returns
     -------
@@ -184,8 +189,10 @@ def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:
     -----
     ``theta_i`` is the largest exactly when the Gamma variable ``G_i`` behind it is, so the
     probability is ``int f_i(g) prod_{j != i} F_j(g) dg``, computed by adaptive quadrature in
-    ``t = log g`` (smooth there even for shapes as small as 1e-4); the three values sum to
-    one within 1e-12.
+    ``t = log g`` (smooth there even for shapes as small as 1e-4); the values sum to one
+    within 1e-10 for shapes up to :data:`MAX_CONCENTRATION`. Larger shapes are refused: the
+    integrand's peak, of width about ``1 / sqrt(alpha_i)`` in ``t``, becomes too narrow for
+    the quadrature (at 1e6 it is missed, and the values sum to about 1/2).
 
     References
     ----------
@@ -201,6 +208,11 @@ def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:
     a = check_array(alpha, "alpha", ndim=1, min_size=2, axis_names=("components",))
     if np.any(a <= 0):
         raise ValueError(f"alpha: concentration parameters must be positive, got {a.tolist()}")
+    if np.any(a > MAX_CONCENTRATION):
+        raise ValueError(
+            f"alpha: concentration parameters must be at most {MAX_CONCENTRATION:g} (the "
+            f"quadrature loses its accuracy beyond), got {a.tolist()}"
+        )
     total = float(a.sum())
     # the integrand of component i is exp(a_i t - e^t) / Gamma(a_i) prod_j F_j(e^t) in
     # t = log g; below t_lo it is under exp(t sum(a)) <= exp(-80), above t_hi the Gamma tails
@@ -286,7 +298,9 @@ def bayesian_sign_test(
         above ``high`` right, anything else (ends included) inside. On the fraction scale
         (also with ``scale="percent"``), or in the unit of ``x`` when ``scale="raw"``.
     prior_strength : float
-        Number of pseudo-observations of the prior (baycomp: 1).
+        Number of pseudo-observations of the prior (baycomp: 1); with the data sets of its
+        region at most ``MAX_CONCENTRATION`` (1e4), the largest Dirichlet parameter whose
+        probabilities are computed accurately.
     prior_place : {"left", "rope", "right"}
         Region that receives them (baycomp: the rope).
     n_samples : int
@@ -320,6 +334,13 @@ def bayesian_sign_test(
     counts = (counts[0], z.size - counts[0] - counts[2], counts[2])
     alpha = np.asarray(counts, dtype=float) + _BASE_COUNT
     alpha[_REGIONS.index(place)] += s
+    if alpha.max() > MAX_CONCENTRATION:
+        name = "prior_strength" if s > alpha.max() / 2 else "x"
+        raise ValueError(
+            f"{name}: the posterior's Dirichlet parameters {alpha.tolist()} exceed "
+            f"{MAX_CONCENTRATION:g}, beyond which their probabilities cannot be computed "
+            "accurately; use a prior_strength of a few pseudo-observations"
+        )
     p_left, p_rope, p_right = dirichlet_max_probs(alpha)
     return SignPosterior(
         p_left=p_left,
