@@ -294,3 +294,29 @@ def test_real_file_zero_mean_differences_are_exact():
     for i in range(len(exact)):
         for j in range(i):
             assert (size[i] == size[j]) == (exact_size[i] == exact_size[j]), (i, j)
+
+
+def test_tables_built_in_code_are_checked_like_files(tmp_path):
+    # a DataFrame made by hand, not read by read_csv_scores: a repeated row used to be
+    # averaged into the means (mean_score_matrix) or to fail in pandas' words
+    # (fold_differences); text, booleans and NaN as scores, and empty labels, are refused
+    table = read_csv_scores(_csv(tmp_path, _tidy_rows()))
+    calls = (lambda t: fold_differences(t, "rf", "svm"), mean_score_matrix)
+    repeated = pd.concat([table, table.iloc[:1]], ignore_index=True)
+    for call in calls:
+        with pytest.raises(
+            ValueError, match=r"^table: \(learner, dataset, fold\) = \(rf, iris, 0\) appears"
+        ):
+            call(repeated)
+        for bad, error, found in (
+            (table.assign(score=table["score"] > 0.8), TypeError, "booleans"),
+            (table.assign(score=table["score"].astype(str)), TypeError, "found '"),
+            (table.assign(score=table["score"].where(table.index != 2)), ValueError, "finite"),
+        ):
+            with pytest.raises(error, match=rf"^table: column 'score': .*{found}"):
+                call(bad)
+        no_label = table.assign(fold=table["fold"].where(table.index != 1))
+        with pytest.raises(ValueError, match="^table: learner, dataset and fold must not be empty"):
+            call(no_label)
+        with pytest.raises(ValueError, match="^table: column 'score': expected a non-empty array"):
+            call(table.iloc[:0])

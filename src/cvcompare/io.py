@@ -280,6 +280,25 @@ def score_columns(table: pd.DataFrame) -> tuple[str, str]:
     )
 
 
+def _check_table(table: pd.DataFrame) -> tuple[str, str]:
+    """:func:`score_columns` of a table whose rows can be paired: real, finite scores, no
+    empty label and no (learner, dataset, fold) twice (a repeat would be averaged in, or make
+    the pairing fail)."""
+    learner_col, score_col = score_columns(table)
+    check_array(table[score_col].to_numpy(), f"table: column {score_col!r}", min_size=1)
+    keys = [learner_col, "dataset", "fold"]
+    if table[keys].isna().any().any():
+        raise ValueError(f"table: {learner_col}, dataset and fold must not be empty")
+    dup = table.duplicated(keys)
+    if dup.any():
+        row = table[dup].iloc[0]
+        raise ValueError(
+            f"table: ({learner_col}, dataset, fold) = ({row[learner_col]}, {row['dataset']}, "
+            f"{row['fold']}) appears more than once"
+        )
+    return learner_col, score_col
+
+
 def learners(table: pd.DataFrame) -> list[str]:
     """The learners of a tidy table from either reader, in order of first appearance."""
     return list(dict.fromkeys(table[score_columns(table)[0]]))
@@ -319,11 +338,14 @@ def fold_differences(
     ------
     ValueError
         If a learner is unknown, ``a == b``, the two learners do not share the same folds on
-        a data set, or the data sets have different numbers of folds.
+        a data set, the data sets have different numbers of folds, a score is not finite, a
+        label is empty, or a (learner, dataset, fold) appears twice.
+    TypeError
+        If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
     """
     if not isinstance(higher_is_better, bool):
         raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
-    learner_col, score_col = score_columns(table)
+    learner_col, score_col = _check_table(table)
     known = learners(table)
     for name, value in (("a", a), ("b", b)):
         check_learner(value, name, known)
@@ -423,9 +445,13 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
     ------
     ValueError
         If some learner has no result on some data set, or lacks a fold that another
-        learner has on it (the means would then be over different folds).
+        learner has on it (the means would then be over different folds); if the table is
+        empty, a score is not finite, a label is empty, or a (learner, dataset, fold)
+        appears twice (it would be averaged in).
+    TypeError
+        If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
     """
-    learner_col, score_col = score_columns(table)
+    learner_col, score_col = _check_table(table)
     groups = table.groupby([learner_col, "dataset"], sort=False)[score_col]
     # exactly rounded sums: equal multisets of fold scores give bit-identical means (a tie
     # for the rank tests) whatever the order of the folds
