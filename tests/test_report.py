@@ -414,6 +414,18 @@ def test_scores_off_the_stated_scale_and_bad_options_are_refused(tmp_path):
         compare_learners(table.to_numpy(), **options)
 
 
+def test_one_fold_a_progress_flag_and_results_of_another_kind_are_refused_naming_them():
+    options = {"hierarchical": False, "n_samples": N}
+    # one fold per data set: named as the table's, not as the t-test's internal argument x
+    with pytest.raises(ValueError, match="^table: the correlated t-tests need at least 2 folds"):
+        compare_learners(_table(folds=1), rho=0.1, **options)
+    with pytest.raises(TypeError, match="^progress: expected True, False or None, got 'yes'"):
+        compare_learners(_table(q=2), progress="yes", **options)
+    for bad in (None, "results", _table()):
+        with pytest.raises(TypeError, match="^results: expected the ComparisonResults"):
+            build_report(bad)
+
+
 def test_single_data_set_runs_the_correlated_t_test():
     table = _table(q=1, learners=(("a", 0.05), ("b", 0.0)))
     page = report(table, hierarchical=False, n_samples=N)

@@ -477,7 +477,8 @@ def compare_learners(
     Raises
     ------
     ValueError
-        On unknown learners, fewer than two learners, learners without the same folds,
+        On unknown learners, fewer than two learners, learners without the same folds, fewer
+        than two folds per data set,
         scores not on ``scale`` (e.g. fractions with ``scale="percent"``, which a table from
         :func:`cvcompare.io.read_csv_scores` with ``scale="percent"`` already holds), or a
         bad setting (naming it).
@@ -498,6 +499,8 @@ def compare_learners(
     for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):
         if not isinstance(value, bool):
             raise TypeError(f"{flag}: expected True or False, got {value!r}")
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress: expected True, False or None, got {progress!r}")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     sub = table[table[column].isin(chosen)]
     scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
@@ -505,6 +508,10 @@ def compare_learners(
     # the first pair's folds are paired before their number sets the default rho (the
     # other pairs' are, as they are analysed)
     x, _ = fold_differences(sub, chosen[0], chosen[1], higher_is_better=higher_is_better)
+    if x.shape[1] < 2:
+        raise ValueError(
+            f"table: the correlated t-tests need at least 2 folds per data set, got {x.shape[1]}"
+        )
     settings = Settings(
         rho=check_rho(rho, x.shape[1]),
         rope=check_scaled_rope(rope, scale),

@@ -876,7 +876,17 @@ def build_report(results: ComparisonResults) -> Report:
     -------
     Report
         ``.html``, ``.markdown``, ``.figures``; ``.write(directory)`` saves them.
+
+    Raises
+    ------
+    TypeError
+        If ``results`` is not a :class:`~cvcompare.report.analysis.ComparisonResults`.
     """
+    if not isinstance(results, ComparisonResults):
+        raise TypeError(
+            "results: expected the ComparisonResults of compare_learners, got "
+            f"{type(results).__name__}"
+        )
     blocks, figures = _blocks(results)
     title = blocks[0][2]
     return Report(
