@@ -215,6 +215,21 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         ),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--seed", "-1"], "--seed"),
         (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-samples", "0"], "--n-samples"),
+        # a test that draws no samples does not make a bad count acceptable
+        (
+            ["compare", "{csv}", "--a", "rf", "--b", "svm", "--test", "sign", "--n-samples", "0"],
+            "--n-samples: expected a positive integer, got '0'",
+        ),
+        (["rank", "{csv}", "--cd-diagram", "{tmp}/cd.nosuchformat"], "--cd-diagram: cannot write"),
+        (
+            ["report", "{csv}", "-o", "", "--no-hierarchical"],
+            "-o: expected the name of a directory",
+        ),
+        (["report", "{csv}", "-o", "{csv}", "--no-hierarchical"], "-o: {csv} is a file"),
+        (
+            ["report", "{csv}", "-o", "{csv}/sub", "--no-hierarchical", "--n-samples", "100"],
+            "-o: cannot write the report to {csv}/sub",
+        ),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -222,11 +237,14 @@ def test_bad_arguments_exit_2_with_one_line_naming_them(capsys, small_csv, tmp_p
     pct = tmp_path / "pct.csv"
     frame = pd.read_csv(small_csv)
     frame.assign(score=frame["score"] * 100).to_csv(pct, index=False)
-    argv = [a.format(csv=small_csv, pct=pct) for a in argv]
+    argv = [a.format(csv=small_csv, pct=pct, tmp=tmp_path) for a in argv]
+    before = sorted(tmp_path.rglob("*"))
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == ""
+    needle = needle.format(csv=small_csv)
     assert err.count("\n") == 1 and err.startswith("cvcompare: error:") and needle in err
     assert "Traceback" not in err
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written, not even in part
 
 
 @pytest.mark.slow

@@ -334,7 +334,7 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         ax = plot_cd_diagram(nem.avg_ranks, learners, nem.cd, cliques=nem.cliques)
         try:
             ax.figure.savefig(args.cd_diagram)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a format matplotlib cannot write
             raise _ArgumentError(f"--cd-diagram: cannot write {args.cd_diagram}: {exc}") from None
     rows: list[Row] = [
         {"learner": name, "avg_rank": float(r)}
@@ -371,6 +371,12 @@ def _rank(args: argparse.Namespace) -> list[Row]:
 
 
 def _report(args: argparse.Namespace) -> list[Row]:
+    out = Path(args.output)
+    # checked before the tests run (the hierarchical fits take minutes), then when writing
+    if not args.output:
+        raise _ArgumentError("-o: expected the name of a directory for the report, got ''")
+    if out.exists() and not out.is_dir():
+        raise _ArgumentError(f"-o: {out} is a file; expected a directory for the report")
     table = _load(args.file, args.scale, args.duplicates)
     # compare_learners checks the learners, their folds and the default rho, in the
     # library's words, which main turns into the options' and FILE's
@@ -389,8 +395,10 @@ def _report(args: argparse.Namespace) -> list[Row]:
         source=Path(args.file).name,
         reading=("--scale", args.scale, "--duplicates", args.duplicates),
     )
-    out = Path(args.output)
-    build_report(results).write(out)
+    try:
+        build_report(results).write(out)
+    except OSError as exc:
+        raise _ArgumentError(f"-o: cannot write the report to {out}: {exc}") from None
     return [
         {
             "html": str(out / "report.html"),
@@ -436,6 +444,14 @@ def _natural(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    """A count of at least one (``--n-samples``)."""
+    value = _natural(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
 
 
@@ -550,7 +566,7 @@ def _build_parser() -> _Parser:
         help="root seed of the Monte Carlo tests and of the Stan sampler (0)",
     )
     model.add_argument(
-        "--n-samples", type=_natural, default=50_000, help="Monte Carlo draws (50000)"
+        "--n-samples", type=_positive, default=50_000, help="Monte Carlo draws (50000)"
     )
     model.add_argument("--quiet", action="store_true", help="no progress bar")
 
