@@ -79,3 +79,16 @@ def test_draws_the_given_cliques():
     ax = plot_cd_diagram([1.5, 1.5, 3.0], ["a", "b", "c"], 0.4, cliques=((0, 1, 2),))
     (bar,) = _lines(ax, "clique-bar")
     assert (min(bar.get_xdata()), max(bar.get_xdata())) == pytest.approx((1.45, 3.05))
+
+
+def test_cd_and_cliques_are_checked_also_when_the_cliques_are_given():
+    ranks, names = [1.5, 2.0, 2.5], ["a", "b", "c"]
+    for bad in (-1.0, np.nan):
+        with pytest.raises(ValueError, match="^cd: expected a finite number >= 0"):
+            plot_cd_diagram(ranks, names, bad, cliques=[(0, 1)])
+    with pytest.raises(TypeError, match="^cd: expected a number >= 0"):
+        plot_cd_diagram(ranks, names, "1.0", cliques=[(0, 1)])
+    with pytest.raises(ValueError, match="^cliques: expected model indices 0 to 2, got 3"):
+        plot_cd_diagram(ranks, names, 1.0, cliques=[(0, 3)])
+    with pytest.raises(TypeError, match="^cliques: expected an integer"):
+        plot_cd_diagram(ranks, names, 1.0, cliques=[(0, 1.0)])

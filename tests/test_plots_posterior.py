@@ -202,3 +202,29 @@ def test_heatmap_greys_and_marks_the_missing_cells():
     assert [t.get_text() for t in ax.texts].count("not fitted") == 2
     with pytest.raises(ValueError, match="missing: expected a"):
         plot_pairwise_heatmap(m, ["a", "b", "c"], missing=~np.isnan(m))
+
+
+def test_plots_refuse_what_they_would_draw_wrongly_or_leave_out():
+    names = ("a", "b")
+    # an infinite cell was left blank like a NaN one; text was read as numbers
+    m = np.array([[np.nan, np.inf], [0.5, np.nan]])
+    with pytest.raises(ValueError, match=r"^matrix: all values must be finite, found inf"):
+        plot_pairwise_heatmap(m, names)
+    with pytest.raises(TypeError, match="^matrix: expected an array of real numbers"):
+        plot_pairwise_heatmap([["nan", "0.5"], ["0.5", "nan"]], names)
+    square = np.array([[np.nan, 0.4], [0.6, np.nan]])
+    with pytest.raises(ValueError, match=r"^missing: expected a \(2, 2\) boolean mask"):
+        plot_pairwise_heatmap(square, names, missing=[[1, 0], [0, 0]])
+    # draws outside [0, 1] were left out of the histograms; bins were not checked
+    with pytest.raises(ValueError, match=r"^upper_draws: expected draws of theta in \[0, 1\]"):
+        plot_idp([0.2, 0.6], [0.7, 1.5], names=names)
+    for bad, error in ((0, ValueError), (2.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="^bins: expected an integer"):
+            plot_idp([0.2, 0.6], [0.7, 0.9], names=names, bins=bad)
+    # points off the simplex were drawn outside the triangle
+    with pytest.raises(ValueError, match=r"^draws: expected rows \(left, rope, right\) of prob"):
+        plot_simplex([[0.5, 0.5, 0.5]], names=names)
+    with pytest.raises(ValueError, match=r"^points: expected rows .* summing to one"):
+        simplex_coordinates([[1.2, -0.1, -0.1]])
+    with pytest.raises(ValueError, match=r"^probs: expected \(p_left, p_rope, p_right\), three"):
+        plot_simplex([[0.2, 0.3, 0.5]], names=names, probs=(20.0, 30.0, 50.0))

@@ -40,6 +40,7 @@ def check_array(
     ndim: int | Sequence[int] = 1,
     min_size: int | None = None,
     axis_names: Sequence[str] | None = None,
+    allow_nan: bool = False,
 ) -> np.ndarray:
     """Return ``x`` as a float array after checking dimensions, size and finiteness.
 
@@ -55,13 +56,16 @@ def check_array(
         Minimum length along the last axis (e.g. the number of folds).
     axis_names : sequence of str, optional
         Names of the axes, used in error messages (e.g. ``("data sets", "folds")``).
+    allow_nan : bool
+        Accept NaN (e.g. a blank cell); infinite values are refused all the same.
 
     Raises
     ------
     TypeError
         If ``x`` is not real-valued: booleans, strings, complex numbers, dates and times.
     ValueError
-        If the shape is wrong, the last axis is too short, any value is NaN or infinite, or
+        If the shape is wrong, the last axis is too short, any value is infinite or (unless
+        ``allow_nan``) NaN, or
         ``x`` is a masked array with masked values (the mask would be dropped).
     """
     _refuse_non_numbers(x, name)
@@ -87,7 +91,7 @@ def check_array(
         if min_size == 1:
             raise ValueError(f"{name}: expected a non-empty array ({what}), got none")
         raise ValueError(f"{name}: expected at least {min_size} {what}, got {got}")
-    bad = ~np.isfinite(arr)
+    bad = np.isinf(arr) if allow_nan else ~np.isfinite(arr)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(

@@ -23,7 +23,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from cvcompare._validation import check_array
+from cvcompare._validation import check_array, check_int
 from cvcompare.stats.friedman import critical_difference_cliques
 
 __all__ = ["plot_cd_diagram"]
@@ -55,8 +55,8 @@ def plot_cd_diagram(
     cd : float
         Critical difference, e.g. ``NemenyiResult.cd``.
     cliques : sequence of sequence of int, optional
-        The groups of models joined by a bar (indices into ``avg_ranks``), e.g.
-        ``NemenyiResult.cliques``; by default
+        The groups of models joined by a bar (indices into ``avg_ranks``, each in
+        ``0, ..., k - 1``), e.g. ``NemenyiResult.cliques``; by default
         :func:`~cvcompare.stats.friedman.critical_difference_cliques` of the ranks and ``cd``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure (constrained layout) is created.
@@ -83,9 +83,14 @@ def plot_cd_diagram(
         raise ValueError(
             f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
         )
-    if cliques is None:
-        cliques = critical_difference_cliques(ranks, cd)
     k = ranks.size
+    default = critical_difference_cliques(ranks, cd)  # checks cd, also when cliques are given
+    if cliques is None:
+        cliques = default
+    for clique in cliques:
+        for model in clique:
+            if check_int(model, "cliques") not in range(k):
+                raise ValueError(f"cliques: expected model indices 0 to {k - 1}, got {model}")
     if ax is None:
         ax = Figure(figsize=(7.0, 1.6 + 0.35 * k), layout="constrained").add_subplot()
 

@@ -29,7 +29,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from cvcompare._validation import check_array, check_rope
+from cvcompare._validation import check_array, check_int, check_rope
 
 __all__ = [
     "difference_text",
@@ -95,7 +95,8 @@ def simplex_coordinates(points: object) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (n, 3)
-        Rows ``(left, rope, right)`` summing to one.
+        Rows ``(left, rope, right)`` of probabilities summing to one (up to 1e-6 of
+        rounding).
 
     Returns
     -------
@@ -104,6 +105,10 @@ def simplex_coordinates(points: object) -> np.ndarray:
     p = check_array(points, "points", ndim=2, axis_names=("draws", "regions"))
     if p.shape[1] != 3:
         raise ValueError(f"points: expected 3 columns (left, rope, right), got {p.shape[1]}")
+    if np.any(p < -1e-6) or np.any(np.abs(p.sum(axis=1) - 1.0) > 1e-6):  # up to rounding
+        raise ValueError(
+            "points: expected rows (left, rope, right) of probabilities >= 0 summing to one"
+        )
     left, rope, right = p.T
     return np.column_stack([right + rope / 2.0, rope * _SQRT3 / 2.0])
 
@@ -145,7 +150,10 @@ def plot_simplex(
         borders ``gid="region-border"``.
     """
     first, second = _names(names)
-    xy = simplex_coordinates(draws)
+    try:
+        xy = simplex_coordinates(draws)
+    except ValueError as exc:
+        raise ValueError(f"draws: {str(exc).removeprefix('points: ')}") from None
     ax = _axes(ax, (5.0, 4.6))
     corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, _SQRT3 / 2.0], [0.0, 0.0]])
     ax.plot(corners[:, 0], corners[:, 1], color="black", linewidth=1.0, gid="simplex")
@@ -173,8 +181,10 @@ def plot_simplex(
     labels = (f"{second} better", "equivalent (rope)", f"{first} better")
     if probs is not None:
         p = check_array(probs, "probs", ndim=1)
-        if p.size != 3:
-            raise ValueError(f"probs: expected (p_left, p_rope, p_right), got {p.size} values")
+        if p.size != 3 or np.any((p < 0) | (p > 1)):
+            raise ValueError(
+                f"probs: expected (p_left, p_rope, p_right), three probabilities, got {p.tolist()}"
+            )
         labels = tuple(f"{text}\np = {v:.3f}" for text, v in zip(labels, p, strict=True))
     ax.text(0.0, -0.04, labels[0], ha="center", va="top")
     ax.text(0.5, _SQRT3 / 2 + 0.03, labels[1], ha="center", va="bottom")
@@ -356,11 +366,11 @@ def plot_idp(
     Parameters
     ----------
     lower_draws, upper_draws : array_like, shape (n,)
-        ``IDPSignedRankPosterior.lower_draws`` and ``upper_draws``.
+        ``IDPSignedRankPosterior.lower_draws`` and ``upper_draws``, in [0, 1].
     names : pair of str
         The first and second learner.
     bins : int
-        Number of equal bins on [0, 1].
+        Number of equal bins on [0, 1], ``>= 1``.
     ax, title : optional
     higher_is_better : bool
         Whether higher scores are better; the x-axis label names the subtraction
@@ -376,6 +386,11 @@ def plot_idp(
     first, second = _names(names)
     lo = check_array(lower_draws, "lower_draws", ndim=1, min_size=1)
     up = check_array(upper_draws, "upper_draws", ndim=1, min_size=1)
+    for name, draws in (("lower_draws", lo), ("upper_draws", up)):
+        # the histogram would leave them out (rounding past an end by 1e-9 is let pass)
+        if np.any((draws < -1e-9) | (draws > 1 + 1e-9)):
+            raise ValueError(f"{name}: expected draws of theta in [0, 1]")
+    bins = check_int(bins, "bins", minimum=1)
     ax = _axes(ax, (6.0, 3.4))
     edges = np.linspace(0.0, 1.0, bins + 1)
     top = 0.0
@@ -432,13 +447,13 @@ def plot_pairwise_heatmap(
     ----------
     matrix : array_like, shape (k, k)
         Entry ``[i, j]`` for the pair (row learner ``i`` first, column learner ``j`` second),
-        in [0, 1]; NaN cells (the diagonal) are left blank.
+        in [0, 1]; NaN cells (the diagonal) are left blank, infinite values are refused.
     names : sequence of str, length k
         The learners.
     ax, title, colorbar_label : optional
     missing : array_like of bool, shape (k, k), optional
         Cells of pairs that have no value (NaN in ``matrix``) although they should: they are
-        greyed and marked ``missing_label`` instead of left blank.
+        greyed and marked ``missing_label`` instead of left blank. Booleans only (not 0/1).
     missing_label : str
         The mark of a missing cell.
 
@@ -448,16 +463,16 @@ def plot_pairwise_heatmap(
         The image has ``gid="heatmap"`` and holds ``matrix`` as its data; each missing cell
         is a grey square with ``gid="missing"``.
     """
-    m = np.asarray(matrix, dtype=float)
+    m = check_array(matrix, "matrix", ndim=2, allow_nan=True)
     k = len(names)
     if m.shape != (k, k):
         raise ValueError(f"matrix: expected shape ({k}, {k}) for {k} learners, got {m.shape}")
     finite = m[np.isfinite(m)]
     if np.any((finite < 0) | (finite > 1)):
         raise ValueError("matrix: expected probabilities in [0, 1] (NaN for blank cells)")
-    gaps = np.zeros((k, k), dtype=bool) if missing is None else np.asarray(missing, dtype=bool)
-    if gaps.shape != (k, k) or np.isfinite(m[gaps]).any():
-        raise ValueError(f"missing: expected a ({k}, {k}) mask of NaN cells of matrix")
+    gaps = np.zeros((k, k), dtype=bool) if missing is None else np.asarray(missing)
+    if gaps.dtype != bool or gaps.shape != (k, k) or np.isfinite(m[gaps]).any():
+        raise ValueError(f"missing: expected a ({k}, {k}) boolean mask of NaN cells of matrix")
     ax = _axes(ax, (1.6 + 0.9 * k, 1.2 + 0.8 * k))
     image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
     image.set_gid("heatmap")
