@@ -458,3 +458,23 @@ def test_no_divergences_on_the_h_scenarios(q, location):
     res = fit_hierarchical(x, rho=0.1, seed=q)
     assert res.diagnostics.divergences == 0
     assert res.diagnostics.ok, res.diagnostics.problems
+
+
+def test_input_is_checked_before_a_runner_is_chosen(monkeypatch):
+    # a missing Stan (or a runner that cannot run here) must not hide what is wrong with
+    # the input, nor come first
+    def no_stan(runner):
+        raise ImportError("Stan is not installed")
+
+    monkeypatch.setattr("cvcompare.hierarchical.fit.get_runner", no_stan)
+    x = np.random.default_rng(37).normal(0, 0.04, (3, 10))
+    for seed in (None, -1, "1", 1.5):
+        with pytest.raises(TypeError, match="^seed: expected a non-negative int seed"):
+            fit_hierarchical(x, rho=0.1, seed=seed)
+    with pytest.raises(ValueError, match="^x: every data set has zero variance"):
+        fit_hierarchical(np.full((3, 10), 0.02), rho=0.1, seed=1)
+    constant = np.vstack([x[:2], np.full(10, 0.02)])
+    with pytest.raises(ValueError, match=r"^x: data set\(s\) \[2\] have zero variance .* rope"):
+        fit_hierarchical(constant, rho=0.1, seed=1, rope=(0, 0))
+    with pytest.raises(ImportError, match="Stan is not installed"):
+        fit_hierarchical(x, rho=0.1, seed=1)

@@ -172,11 +172,11 @@ def fit_hierarchical(
     draws = check_int(draws, "draws", minimum=4)
     adapt_delta = check_probability(adapt_delta, "adapt_delta")
     max_treedepth = check_int(max_treedepth, "max_treedepth", minimum=1)
-    stan_runner = get_runner(runner)
-
     gen = as_generator(seed, "seed")
     stan_seed = int(gen.integers(1, 2**31 - 1))
-    scaled = scale_data(arr.copy(), rope, gen)
+    scaled = scale_data(arr.copy(), rope, gen)  # refuses data sets that all have zero variance
+    # the runner last: bad input is named even where Stan is missing or not yet built
+    stan_runner = get_runner(runner)
     student = top_level == "student"
     data = stan_data(scaled, rho=rho, student=student, nu_hyper=nu_prior == "hyper")
     out = stan_runner.sample(
