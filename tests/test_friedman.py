@@ -250,6 +250,9 @@ def test_cliques_are_maximal_groups_by_brute_force(ranks, cd):
         ([[0.1], [0.2]], {}, ValueError, "at least 2 models"),
         ([[0.1, np.nan], [0.2, 0.3]], {}, ValueError, "finite"),
         ([[0.1, 0.2], [0.2, 0.3]], {"alpha": 1.5}, ValueError, "alpha"),
+        # a size of 1/2 or more, accepted before although every other test refused it
+        ([[0.1, 0.2], [0.2, 0.3]], {"alpha": 0.5}, ValueError, r"^alpha: expected a test size"),
+        ([[0.1, 0.2], [0.2, 0.3]], {"alpha": 0.7}, ValueError, r"^alpha: expected a test size"),
         ([[0.1, 0.2], [0.2, 0.3]], {"higher_is_better": "yes"}, TypeError, "higher_is_better"),
     ],
 )
@@ -265,3 +268,5 @@ def test_bad_cliques_input():
         critical_difference_cliques([1.0], 0.5)
     with pytest.raises(ValueError, match="k"):
         nemenyi_q_alpha(1)
+    with pytest.raises(ValueError, match=r"^alpha: expected a test size in \(0, 0.5\), got 0.6"):
+        nemenyi_q_alpha(3, alpha=0.6)

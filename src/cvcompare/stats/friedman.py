@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from cvcompare._validation import check_array, check_int, check_probability, check_real
+from cvcompare._validation import check_array, check_int, check_real, check_test_size
 
 __all__ = [
     "FriedmanResult",
@@ -106,7 +106,7 @@ def friedman_test(
     scores : array_like, shape (N, k)
         Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
     alpha : float
-        Level of the reported critical value of ``F_F``.
+        Level of the reported critical value of ``F_F``, in (0, 0.5).
     higher_is_better : bool
         ``True`` for accuracies (the highest score gets rank 1), ``False`` for errors.
 
@@ -133,7 +133,7 @@ def friedman_test(
     ([1.3333333333333333, 1.6666666666666667, 3.0], 4.6667)
     """
     ranks = _rank_scores(scores, higher_is_better)
-    alpha = check_probability(alpha, "alpha")
+    alpha = check_test_size(alpha)
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
     # With rank sums S_j = N R_j, chi2_F = num / (N k (k + 1)) and N (k - 1) - chi2_F =
@@ -171,7 +171,7 @@ def nemenyi_q_alpha(k: int, *, alpha: float = 0.05) -> float:
     k : int
         Number of models, ``>= 2``.
     alpha : float
-        Family-wise level.
+        Family-wise level, in (0, 0.5).
 
     Returns
     -------
@@ -187,7 +187,7 @@ def nemenyi_q_alpha(k: int, *, alpha: float = 0.05) -> float:
     2.569
     """
     k = check_int(k, "k", minimum=2)
-    alpha = check_probability(alpha, "alpha")
+    alpha = check_test_size(alpha)
     return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
 
 
@@ -287,7 +287,7 @@ def nemenyi_test(
     scores : array_like, shape (N, k)
         Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
     alpha : float
-        Family-wise level (Demsar tabulates 0.05 and 0.10).
+        Family-wise level, in (0, 0.5) (Demsar tabulates 0.05 and 0.10).
     higher_is_better : bool
         ``True`` for accuracies, ``False`` for errors.
 
