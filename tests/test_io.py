@@ -320,3 +320,13 @@ def test_tables_built_in_code_are_checked_like_files(tmp_path):
             call(no_label)
         with pytest.raises(ValueError, match="^table: column 'score': expected a non-empty array"):
             call(table.iloc[:0])
+
+
+def test_an_empty_csv_file_is_named_as_empty(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("")
+    with pytest.raises(ValueError, match=rf"^{path}: the file is empty; expected a header learner"):
+        read_csv_scores(path)
+    path.write_text("learner,dataset,fold,score\n")
+    with pytest.raises(ValueError, match=rf"^{path}: no rows"):
+        read_csv_scores(path)

@@ -220,10 +220,16 @@ def read_csv_scores(
     Raises
     ------
     ValueError
-        On missing columns, non-numeric or non-finite scores, repeated rows, or scores on a
-        scale other than ``scale``.
+        On an empty file, missing columns, non-numeric or non-finite scores, repeated rows, or
+        scores on a scale other than ``scale``.
     """
-    table = pd.read_csv(path)
+    try:
+        table = pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise ValueError(
+            f"{path}: the file is empty; expected a header {','.join(_SCORE_COLUMNS)} and a row "
+            "per score"
+        ) from None
     missing = [c for c in _SCORE_COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(
