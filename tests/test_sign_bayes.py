@@ -131,3 +131,6 @@ def test_concentrations_beyond_the_quadrature_are_refused_naming_the_argument():
         bayesian_sign_test(x, prior_strength=1e5, rng=1, n_samples=10)
     post = bayesian_sign_test(x, prior_strength=1e4 - 10, rng=1, n_samples=10)
     assert sum(post.probs()) == pytest.approx(1.0, abs=1e-10)
+    many = np.full(10_001, 0.05)  # more data sets in one region than the quadrature takes
+    with pytest.raises(ValueError, match=r"^x: .*region holds more than 10000 data sets"):
+        bayesian_sign_test(many, rng=1, n_samples=10)

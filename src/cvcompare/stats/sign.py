@@ -335,11 +335,14 @@ def bayesian_sign_test(
     alpha = np.asarray(counts, dtype=float) + _BASE_COUNT
     alpha[_REGIONS.index(place)] += s
     if alpha.max() > MAX_CONCENTRATION:
-        name = "prior_strength" if s > alpha.max() / 2 else "x"
+        if s > alpha.max() / 2:
+            name, advice = "prior_strength", "use a prior of a few pseudo-observations"
+        else:
+            name, advice = "x", f"a region holds more than {MAX_CONCENTRATION:g} data sets"
         raise ValueError(
             f"{name}: the posterior's Dirichlet parameters {alpha.tolist()} exceed "
             f"{MAX_CONCENTRATION:g}, beyond which their probabilities cannot be computed "
-            "accurately; use a prior_strength of a few pseudo-observations"
+            f"accurately ({advice})"
         )
     p_left, p_rope, p_right = dirichlet_max_probs(alpha)
     return SignPosterior(
