@@ -13,7 +13,6 @@ from shared_data import TUTORIAL
 from cvcompare.experiments import comparison_table, load_experiment, load_yaml
 from cvcompare.experiments.analyses import run_analysis
 from cvcompare.plots.figures import FIGURES
-from cvcompare.seeding import replication_rng
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
@@ -74,10 +73,10 @@ def test_f_t1_matches_closed_forms_computed_by_hand():
 def test_w_f1_means_are_theorem_3_and_probabilities_match_direct_dirichlet_sampling():
     spec, agg, figure_data = _run("W-F1")
     z = figure_data.loc[figure_data["posterior"] == "sample", "x"].to_numpy()
-    # the sample is the first 20 standard normals of the experiment's seeded stream
-    np.testing.assert_array_equal(
-        z, replication_rng(ROOT_SEED, "W-F1", "all", 0).standard_normal(20)
-    )
+    # the sample is 20 standard normals of the experiment's seeded stream, selected by its
+    # lower probability (given_lower: within 0.005 of 0.76)
+    assert z.size == 20 and len(set(z)) == 20
+    assert abs(_value(agg, "idp", "lower_prob") - 0.76) <= 0.005
     n, s = z.size, (math.sqrt(17) - 3) / 2
     # Theorem 3, Eqs. (6)-(7), with H(0) = 1/2 (no ties here)
     pairs = np.sum(z[:, None] + z[None, :] > 0) + np.sum(z > 0)
@@ -101,6 +100,34 @@ def test_w_f1_means_are_theorem_3_and_probabilities_match_direct_dirichlet_sampl
     for name in ("lower", "upper"):
         d = figure_data[figure_data["posterior"] == name]
         assert d["density"].sum() * (d["x"].iloc[1] - d["x"].iloc[0]) == pytest.approx(1.0)
+
+
+def test_w_f1_conditions_the_samples_on_the_lower_probability():
+    spec, agg, _ = _run("W-F1")
+    assert spec.analysis.settings["given_lower"] == {"value": 0.76, "within": 0.005, "samples": 20}
+    (point,) = spec.analysis_job("smoke", ROOT_SEED)["points"]
+    k = point["settings"]["given_lower"]["samples"]
+    rows = agg.set_index("metric")
+    # every selected sample's lower probability lies in the window, so does their mean
+    assert abs(rows.loc["lower_prob_given", "value"] - 0.76) <= 0.005
+    assert rows.loc["lower_prob_given", "n"] == k and rows.loc["upper_prob_given", "se"] > 0
+    # a window of 0.01 holds about 1% of samples of 20 standard normals
+    assert k <= rows.loc["samples_drawn", "value"] <= 2000 * k
+    # the upper probability exceeds the lower one by the prior's weight (Theorem 4)
+    assert rows.loc["upper_prob_given", "value"] > rows.loc["lower_prob_given", "value"]
+    # a fresh sample is the default; a bad window is refused
+    from cvcompare.experiments.analyses import ANALYSES
+
+    check = ANALYSES["idp_posteriors"].validate
+    base = {"n": 20, "s": 1.0, "n_samples": 1000, "bins": 10}
+    check({**base, "given_lower": None})
+    for bad, message in (
+        ({"value": 0.76, "within": 0.005}, "expected null or"),
+        ({"value": 0.99, "within": 0.05, "samples": 2}, "inside"),
+        ({"value": 0.5, "within": 0.01, "samples": 1}, "given_lower.samples"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            check({**base, "given_lower": bad})
 
 
 @pytest.mark.parametrize(

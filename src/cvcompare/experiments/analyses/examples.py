@@ -145,12 +145,39 @@ def _check_idp(settings: dict[str, Any]) -> None:
     check_positive(settings["s"], "s")
     check_int(settings["n_samples"], "n_samples", minimum=100)
     check_int(settings["bins"], "bins", minimum=10)
+    given = settings["given_lower"]
+    if given is not None:
+        if not isinstance(given, dict) or set(given) != {"value", "within", "samples"}:
+            raise ValueError(
+                "given_lower: expected null or {value, within, samples}, got " + repr(given)
+            )
+        value = check_probability(given["value"], "given_lower.value")
+        within = check_positive(given["within"], "given_lower.within")
+        if not 0 < value - within < value + within < 1:
+            raise ValueError("given_lower: value +- within must lie inside (0, 1)")
+        check_int(given["samples"], "given_lower.samples", minimum=2)
+
+
+#: Dirichlet draws per candidate sample when screening for ``given_lower``; its Monte Carlo
+#: error (at most 0.011) only decides which samples are evaluated with ``n_samples`` draws.
+_SCREEN_DRAWS = 2_000
+#: Candidate samples drawn at most for ``given_lower`` before giving up.
+_MAX_CANDIDATES = 200_000
 
 
 @register_analysis(
     "idp_posteriors",
-    defaults={"n": 20, "s": IDP_DEFAULT_S, "n_samples": 100_000, "bins": 100},
-    metrics=["lower_prob", "upper_prob", "lower_mean", "upper_mean", "sample_mean"],
+    defaults={"n": 20, "s": IDP_DEFAULT_S, "n_samples": 100_000, "bins": 100, "given_lower": None},
+    metrics=[
+        "lower_prob",
+        "upper_prob",
+        "lower_mean",
+        "upper_mean",
+        "sample_mean",
+        "lower_prob_given",
+        "upper_prob_given",
+        "samples_drawn",
+    ],
     validate=_check_idp,
 )
 def idp_posteriors(
@@ -168,13 +195,43 @@ def idp_posteriors(
     Sec. 3 and Fig. 1. Also reported: ``sample_mean`` of the drawn ``Z`` (exact). Row
     label ``idp``.
 
+    With ``given_lower = {value, within, samples}`` the samples are conditioned on the lower
+    probability, for a paper that reports it but not its sample: samples of ``n`` are drawn
+    from the stream until ``samples`` of them have a lower probability (estimated with
+    ``n_samples`` draws) within ``within`` of ``value``; candidates are first screened with
+    :data:`_SCREEN_DRAWS` draws, keeping those within ``within + 0.03``. The first such
+    sample is the one reported above and drawn; ``lower_prob_given`` and
+    ``upper_prob_given`` are the means of the lower and upper probabilities over the
+    ``samples`` (Monte Carlo: standard error from their spread, which includes the
+    sample-to-sample variation given the lower probability), and ``samples_drawn`` counts
+    the candidates drawn (exact).
+
     The figure data are the densities of the lower and upper posterior draws on ``bins``
     equal bins of [0, 1] (columns ``posterior``, ``x``, ``density``), and the sample itself
     (``posterior = "sample"``, ``x`` the draws, ``density`` NaN).
     """
     n, n_samples, bins = settings["n"], settings["n_samples"], settings["bins"]
-    z = rng.standard_normal(n)
-    post = idp_signed_rank(z, s=settings["s"], n_samples=n_samples, rng=rng, scale="raw")
+    given = settings["given_lower"]
+    if given is None:
+        z = rng.standard_normal(n)
+        post = idp_signed_rank(z, s=settings["s"], n_samples=n_samples, rng=rng, scale="raw")
+        extra = []
+    else:
+        chosen, drawn = _samples_given_lower(settings, rng)
+        z, post = chosen[0]
+        lows = np.array([p.lower_prob for _, p in chosen])
+        ups = np.array([p.upper_prob for _, p in chosen])
+        k = len(chosen)
+        given_mc = {"n": k, "uncertainty": "Monte Carlo"}
+        extra = [
+            reported(
+                "idp", "lower_prob_given", lows.mean(), se=lows.std(ddof=1) / k**0.5, **given_mc
+            ),
+            reported(
+                "idp", "upper_prob_given", ups.mean(), se=ups.std(ddof=1) / k**0.5, **given_mc
+            ),
+            reported("idp", "samples_drawn", float(drawn)),
+        ]
     mc = {"n": n_samples, "uncertainty": "Monte Carlo"}
     rows = [
         reported("idp", "lower_prob", post.lower_prob, se=post.lower_mc_se, **mc),
@@ -182,6 +239,7 @@ def idp_posteriors(
         reported("idp", "lower_mean", post.lower_mean),
         reported("idp", "upper_mean", post.upper_mean),
         reported("idp", "sample_mean", float(z.mean()), n=n),
+        *extra,
     ]
     edges = np.linspace(0.0, 1.0, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
@@ -197,3 +255,28 @@ def idp_posteriors(
     ]
     parts.append(pd.DataFrame({"posterior": "sample", "x": z, "density": np.nan}))
     return AnalysisOutput(rows=rows, figure_data=pd.concat(parts, ignore_index=True))
+
+
+def _samples_given_lower(
+    settings: dict[str, Any], rng: np.random.Generator
+) -> tuple[list[tuple[np.ndarray, Any]], int]:
+    """The first ``given_lower.samples`` samples of the stream whose lower probability lies
+    within ``within`` of ``value`` (see :func:`idp_posteriors`), each with its posterior, and
+    the number of candidates drawn."""
+    given, n, s = settings["given_lower"], settings["n"], settings["s"]
+    value, within, wanted = given["value"], given["within"], given["samples"]
+    chosen = []
+    for drawn in range(1, _MAX_CANDIDATES + 1):
+        z = rng.standard_normal(n)
+        screen = idp_signed_rank(z, s=s, n_samples=_SCREEN_DRAWS, rng=rng, scale="raw")
+        if abs(screen.lower_prob - value) > within + 0.03:
+            continue
+        post = idp_signed_rank(z, s=s, n_samples=settings["n_samples"], rng=rng, scale="raw")
+        if abs(post.lower_prob - value) <= within:
+            chosen.append((z, post))
+            if len(chosen) == wanted:
+                return chosen, drawn
+    raise ValueError(
+        f"given_lower: found {len(chosen)} of {wanted} samples with a lower probability within "
+        f"{within} of {value} among {_MAX_CANDIDATES} candidates"
+    )
