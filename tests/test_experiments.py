@@ -432,6 +432,26 @@ def test_the_power_figures_state_the_size_their_grey_line_marks():
     assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
 
 
+def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
+    from cvcompare.plots.figures import FIGURES
+
+    rows = [
+        {"point": f"q~{q}", "q": q, "test": test, "metric": metric, "value": 0.5, "se": 0.1}
+        for q in (10, 20)
+        for metric, test in (
+            ("mean_p_rope", "hierarchical"),
+            ("recognition", "hierarchical"),
+            ("decisive", "hierarchical"),
+            ("rejection", "signed_rank"),
+            ("mean_p_rope_next", "hierarchical"),
+        )
+    ]
+    left = FIGURES["figure_h_f3"](pd.DataFrame(rows), title="t").axes[0]
+    assert any(list(line.get_ydata()) == [0.05, 0.05] for line in left.lines)
+    labels = [t.get_text() for t in left.get_legend().texts]
+    assert sorted(labels) == [r"nominal $\alpha$ = 0.05", "signed-rank rejection rate"]
+
+
 def test_the_replicability_figure_names_its_grey_line():
     from cvcompare.plots.figures import FIGURES
 

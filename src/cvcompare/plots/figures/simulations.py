@@ -253,15 +253,15 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     -------
     matplotlib.figure.Figure
         Left: the signed-rank rejection rate against the number of data sets (Corani et
-        al. 2017, Fig. 3). Right: mean p(rope), equivalence recognition (p(rope) > 0.95),
-        the share of runs with p(left) or p(right) > 0.95 (probabilities of ``delta0``, as
-        in the authors' code) and the mean next-data-set p(rope) (Fig. 4). Error bars are
-        two Monte Carlo standard errors.
+        al. 2017, Fig. 3), the dotted grey line at its nominal size 0.05. Right: mean
+        p(rope), equivalence recognition (p(rope) > 0.95), the share of runs with p(left) or
+        p(right) > 0.95 (probabilities of ``delta0``, as in the authors' code) and the mean
+        next-data-set p(rope) (Fig. 4). Error bars are two Monte Carlo standard errors.
     """
     fig = Figure(figsize=(10.0, 4.8), layout="constrained")
     left, right = fig.subplots(1, 2, sharey=True)
     _draw_series(left, aggregate, "q", [_SIGNED_RANK])
-    left.axhline(0.05, color="grey", linewidth=0.8, linestyle=":")
+    left.axhline(0.05, color="grey", linewidth=0.8, linestyle=":", label=r"nominal $\alpha$ = 0.05")
     left.set_title("Signed-rank test (alpha = 0.05)")
     left.set_ylabel("probability / rate")
     _draw_series(right, aggregate, "q", _EQUIVALENCE_SERIES)
