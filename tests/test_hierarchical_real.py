@@ -190,6 +190,10 @@ def test_predictive_densities_and_their_figure(tiny):
         pd.DataFrame(), title="Densities", data=data.assign(pair="good-base")
     )
     assert fig.axes[0].get_title() == "good vs base" and len(fig.axes[0].lines) == 5
+    # the axis says which way the difference goes; the legend says what the dotted lines are
+    assert fig.axes[0].get_xlabel() == "difference of accuracy δ, good minus base"
+    labels = [t.get_text() for t in fig.axes[0].get_legend().texts]
+    assert labels[-1] == "rope (-0.01, 0.01)" and len(labels) == 4
 
 
 def test_fold_boxplots_count_signs_and_the_rope(tiny):

@@ -68,6 +68,8 @@ def figure_h_f7(
         One panel per pair: the density of the shrinkage estimates in thick black (the
         paper's stand-in for the true distribution of the ``delta_i``) and the densities of
         the difference on a new data set under the two priors on ``nu``; the rope dotted.
+        The difference of pair ``a-b`` is the accuracy of ``a`` minus that of ``b``, as
+        the axis says.
     """
     data = _check(data, ["pair", "curve", "x", "density", "rope_low", "rope_high"])
     pairs = list(dict.fromkeys(data["pair"]))
@@ -78,10 +80,12 @@ def figure_h_f7(
         for curve, style in _CURVES.items():
             g = sel[sel["curve"] == curve]
             ax.plot(g["x"], g["density"], **style)
-        for end in (sel["rope_low"].iloc[0], sel["rope_high"].iloc[0]):
-            ax.axvline(end, color="grey", linewidth=0.8, linestyle=":")
+        low, high = sel["rope_low"].iloc[0], sel["rope_high"].iloc[0]
+        for end, label in ((low, f"rope ({low:g}, {high:g})"), (high, None)):
+            ax.axvline(end, color="grey", linewidth=0.8, linestyle=":", label=label)
+        first, second = pair.split("-", 1)
         ax.set_title(_pair_title(pair))
-        ax.set_xlabel("difference of accuracy δ")
+        ax.set_xlabel(f"difference of accuracy δ, {first} minus {second}")
         ax.set_ylim(bottom=0)
     axes[0].set_ylabel("density")
     axes[-1].legend(loc="upper left", fontsize="small", frameon=False)
