@@ -659,6 +659,33 @@ def _fake_aggregate(spec):
     return pd.DataFrame(rows)
 
 
+def test_table_markdown_says_what_grid_values_standing_for_several_settings_mean():
+    from cvcompare.experiments.tables import pivot_table, table_key, table_markdown
+
+    # Table 1 of Corani et al. (2017): a row named after a source is only readable with
+    # the Gamma prior it stands for
+    spec = load_experiment(ROOT / "config" / "experiments" / "H-T1.yaml", schema=SCHEMA)
+    agg = pd.DataFrame(
+        [
+            {"point": f"prior~{v}", "prior": v, "test": "gamma", "metric": m, "value": 1.0,
+             "se": 0.0, "n": 1, "uncertainty": "exact"}
+            for v in spec.grid[0].values
+            for m in ("mean", "sd", "p_below")
+        ]
+    )  # fmt: skip
+    long = pivot_table(agg, spec.table, {a.name: a.values for a in spec.grid})
+    lines = table_markdown(long, spec.table, spec.title, table_key(spec, "quick")).splitlines()
+    key = lines[lines.index("Values of prior:") :]
+    assert key[1:3] == [
+        "- `juarez_steel`: alpha = 2.0, beta = 0.1",
+        "- `kruschke`: alpha = 1.0, beta = 0.0345",
+    ]
+    assert len(key) == 7
+    # values setting lists or mappings (a whole design) are not spelt out
+    h_f6 = load_experiment(ROOT / "config" / "experiments" / "H-F6.yaml", schema=SCHEMA)
+    assert "q" not in table_key(h_f6, "quick")["values"]
+
+
 def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_ids():
     from cvcompare.experiments.tables import pivot_table, table_key, table_markdown
 

@@ -112,11 +112,13 @@ def table_key(spec: Any, fidelity: str) -> dict[str, dict[str, str]]:
     Returns
     -------
     dict
-        ``{"test": {id: text}, "metric": {id: text}, "tests_of": {metric id: [test ids]}}``:
-        each declared test's registered title with the settings the file gives it at
-        ``fidelity`` (a setting a grid axis varies is named as such), each metric's
-        ``description`` (metrics without one, and the row labels of an analysis, are left
-        out), and the tests each metric is computed for.
+        ``{"test": {id: text}, "metric": {id: text}, "tests_of": {metric id: [test ids]},
+        "values": {axis: {label: text}}}``: each declared test's registered title with the
+        settings the file gives it at ``fidelity`` (a setting a grid axis varies is named as
+        such), each metric's ``description`` (metrics without one, and the row labels of an
+        analysis, are left out), the tests each metric is computed for, and what each value
+        of a grid axis with ``sets`` stands for (``alpha = 2.0, beta = 0.1``; axes whose
+        values set lists or mappings are left out).
     """
     from cvcompare.experiments.registry import TESTS
 
@@ -130,7 +132,16 @@ def table_key(spec: Any, fidelity: str) -> dict[str, dict[str, str]]:
     metrics = {m["id"]: m["description"] for m in spec.metrics if m.get("description")}
     ids = [t.id for t in spec.tests]
     tests_of = {m["id"]: list(m.get("tests", ids)) for m in spec.metrics}
-    return {"test": tests, "metric": metrics, "tests_of": tests_of}
+    values = {
+        axis.name: {
+            label: ", ".join(f"{k} = {v}" for k, v in entries.items())
+            for label, entries in axis.sets.items()
+        }
+        for axis in spec.grid
+        if axis.sets
+        and not any(isinstance(v, (list, dict)) for e in axis.sets.values() for v in e.values())
+    }
+    return {"test": tests, "metric": metrics, "tests_of": tests_of, "values": values}
 
 
 def _heading(names: Sequence[str], values: Sequence[Any]) -> str:
@@ -213,6 +224,12 @@ def table_markdown(
         described = [i for i in ids if i in meanings]
         if described:
             lines += ["", f"{name.capitalize()}s:"] + [f"- `{i}`: {meanings[i]}" for i in described]
+    # grid values that stand for several settings (a prior's alpha and beta, a pair's learners)
+    for axis, meanings in key.get("values", {}).items():
+        shown = [format_value(v) for v in dict.fromkeys(long[axis])] if axis in long else []
+        described = [v for v in shown if v in meanings]
+        if described:
+            lines += ["", f"Values of {axis}:"] + [f"- `{v}`: {meanings[v]}" for v in described]
     return "\n".join(lines) + "\n"
 
 
