@@ -849,6 +849,10 @@ def test_friedman_figure_draws_the_quantile_boxes_and_the_means():
     assert 3.0 in medians and 6.0 in medians
     (means,) = ax.containers
     assert list(means.lines[0].get_ydata()) == [6.4, 3.2]
+    # the whiskers are not R's default: the legend says what they mark
+    (legend,) = fig.legends
+    assert "whiskers: 5% and 95% quantiles" in legend.get_title().get_text()
+    assert [t.get_text() for t in legend.texts] == ["mean (2 Monte Carlo SE)"]
     with pytest.raises(ValueError, match="no rows for metric 'mse_mle_q05'"):
         FIGURES["figure_h_f6"](agg[agg.metric != "mse_mle_q05"])
 
