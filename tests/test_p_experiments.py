@@ -163,6 +163,22 @@ def test_p_f1_histograms_cover_every_run_and_the_cases_differ_in_sd_only():
     assert np.allclose(np.array(case2["sd"]) / np.array(case1["sd"]), [1] * 5 + [3] * 5)
 
 
+def test_p_f1_legend_lists_the_values_of_rho_in_order():
+    from cvcompare.plots.figures import FIGURES
+
+    rows = [
+        {"point": f"case~{c}/rho~{r}", "case": c, "rho": r, "metric": m, "test": t,
+         "bin_low": b / 4, "bin_high": (b + 1) / 4, "value": 0.25, "se": 0.01, "n": 40}
+        for c in (1, 2)
+        for r in (0.0, 0.1)
+        for m, t in (("pvalue_distribution", "signed_rank"), ("distribution", "poisson"))
+        for b in range(4)
+    ]  # fmt: skip
+    fig = FIGURES["figure_p_f1"](pd.DataFrame(rows), title="t")
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.texts] == [r"$\rho$ = 0", r"$\rho$ = 0.1"]
+
+
 def test_p_naive_correlated_test_is_calibrated_and_the_naive_one_matches_its_closed_form():
     # 2000 replications at m = 10, rho = 0.1 (n = 100 folds): the correlated t statistic
     # is exactly Student(99) under the intraclass model, the naive one is it times

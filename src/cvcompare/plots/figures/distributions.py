@@ -98,9 +98,11 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
             )
             if c == 0:
                 ax.set_ylabel("share of runs")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
+    # smallest rho first, as drawn (matplotlib lists the outlines before the bars)
+    entries = dict(zip(*reversed(axes[0, 0].get_legend_handles_labels()), strict=True))
+    labels = sorted(entries, key=lambda label: float(label.rsplit("= ", 1)[1]))
     fig.legend(
-        handles,
+        [entries[label] for label in labels],
         labels,
         loc="outside lower center",
         ncols=len(labels),
