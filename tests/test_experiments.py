@@ -131,6 +131,17 @@ def test_a_fidelity_can_run_part_of_the_grid_with_the_same_labels():
     assert "| not run |  | not run |" in to_markdown(
         comparison_table([spec], {"T-small": agg[agg.delta == 0.1]})
     )
+    # a claim over a whole curve names a few of the points missing and counts the rest
+    raw = copy.deepcopy(SMALL)
+    raw["grid"][0]["values"] = [0.0, 0.1, 0.2, 0.3, 0.4]
+    raw["paper_numbers"][0]["at"] = {"m": [1, 2]}
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    row = comparison_table([spec], {"T-small": agg[agg.delta == 0.1]}).iloc[0]
+    assert row.note == (
+        "not run at this fidelity: delta~0.0/m~1, delta~0.0/m~2, delta~0.2/m~1 and 5 more "
+        "grid points."
+    )
 
 
 def test_repository_experiment_files_are_valid():

@@ -116,6 +116,14 @@ def _at_text(claim: Mapping[str, Any]) -> str:
     return text
 
 
+def _points_text(labels: list[str], shown: int = 3) -> str:
+    """Grid point labels as text, the first ``shown`` of a longer list and how many more
+    (a claim over a whole curve misses dozens of points at a fidelity running part of it)."""
+    if len(labels) <= shown + 1:
+        return ", ".join(labels)
+    return f"{', '.join(labels[:shown])} and {len(labels) - shown} more grid points"
+
+
 def _consistent(relation: str, r: float, se: float, value: float, tol: float) -> bool:
     se = 0.0 if not np.isfinite(se) else se
     if relation == "<=":
@@ -276,7 +284,7 @@ def comparison_table(
                         agg, claim["test"].split(" - ")[0], list(used["point"])
                     )
                 else:  # a fidelity that runs part of the grid (by_fidelity)
-                    note = f"not run at this fidelity: {', '.join(absent)}. {note}".strip()
+                    note = f"not run at this fidelity: {_points_text(absent)}. {note}".strip()
             rows.append(
                 {
                     "experiment": spec.id,
