@@ -440,6 +440,10 @@ def test_the_power_figures_state_the_size_their_grey_line_marks():
     agg = _fake_aggregate(spec_of()).assign(q=8)
     (ax,) = FIGURES["figure_p_f2a"](agg, title="t").axes
     assert [t.get_text() for t in ax.texts] == [r"nominal $\alpha$ = 0.05"]
+    # the horizontal axis says in words what delta_acc is, the legend what m is
+    assert ax.get_xlabel() == r"difference of accuracy $\delta_{acc}$ (on every data set)"
+    (legend,) = ax.figure.legends
+    assert legend.get_title().get_text().startswith("m: runs of cross-validation; ")
     assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
 
 

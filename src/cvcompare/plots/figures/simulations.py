@@ -64,7 +64,9 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
         (2015), Fig. 2a; error bars are two Monte Carlo standard errors; the dotted grey
         line is the tests' nominal size 0.05.
     """
-    return _power_against_delta(aggregate, title, r"$\delta_{acc}$")
+    return _power_against_delta(
+        aggregate, title, r"difference of accuracy $\delta_{acc}$ (on every data set)"
+    )
 
 
 @register_figure(reads=_POWER_READS)
@@ -124,7 +126,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
         loc="outside lower center",
         ncols=ncols,
         fontsize="small",
-        title=ERROR_BARS,
+        title=f"m: runs of cross-validation; {ERROR_BARS}",
         title_fontsize="small",
     )
     if title:
