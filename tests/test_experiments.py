@@ -740,6 +740,14 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     assert "| 0.1 | 2 | 0.040 ± 0.010 |" in md
     assert "- `poisson`: Poisson-binomial test" in md and "- `signed_rank`" not in md
     assert md.index("Tests:") < md.index("Metrics:")
+    # a metric of its own precision (e.g. counts with none), the others at `digits`
+    counted = {**spec.table, "columns": ["m", "test", "metric"], "metric_digits": {"power": 1}}
+    lines = table_markdown(pivot_table(agg, counted), counted, "t").splitlines()
+    assert lines[4] == "| 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 |"
+    raw_digits = copy.deepcopy(raw)
+    raw_digits["table"]["metric_digits"] = {"nope": 0}
+    with pytest.raises(SpecError, match="table.metric_digits: unknown metric 'nope'"):
+        spec_of(raw_digits)
     # a metric restricted to runs of which there were none has no value: a dash, explained
     first = long.index == 0
     undefined = long.assign(

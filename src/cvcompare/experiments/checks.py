@@ -272,9 +272,10 @@ def _check_outputs(
             bad = [c for c in spec.table[key] if c not in allowed]
             if bad:
                 fail(f"table.{key}: {bad} are not among {sorted(allowed)}")
-        for mid in spec.table.get("metrics", []):
-            if mid not in metrics:
-                fail(f"table.metrics: unknown metric {mid!r}; known: {sorted(metrics)}")
+        for key in ("metrics", "metric_digits"):
+            for mid in spec.table.get(key, []):
+                if mid not in metrics:
+                    fail(f"table.{key}: unknown metric {mid!r}; known: {sorted(metrics)}")
         _check_table_cells(spec, fail, metrics)
         for i, entry in enumerate(spec.table.get("summaries", [])):
             _check_summary(spec, fail, metrics, entry, f"table.summaries[{i}]")

@@ -3,11 +3,12 @@
 An experiment's ``table`` entry names the aggregate columns that form the rows and the
 columns of the table (grid axes, ``test``, ``metric``) and optionally the metrics shown,
 e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric]``. The
-CSV keeps every number with its standard error; the Markdown rounds to ``digits`` and
-writes ``value ± se`` where the number is estimated, ``value`` where it is exact, ``–``
-where it is undefined (a metric restricted to runs of which there were none), heads
-grid values with their axis (``q = 50``) and says under the table what each test and
-metric id shown stands for (:func:`table_key`).
+CSV keeps every number with its standard error; the Markdown rounds to ``digits`` (a
+metric listed in ``metric_digits`` to its own) and writes ``value ± se`` where the number
+is estimated, ``value`` where it is exact, ``–`` where it is undefined (a metric
+restricted to runs of which there were none), heads grid values with their axis
+(``q = 50``) and says under the table what each test and metric id shown stands for
+(:func:`table_key`).
 """
 
 from __future__ import annotations
@@ -196,8 +197,13 @@ def table_markdown(
         Level of the title's Markdown heading.
     """
     digits = int(spec.get("digits", 3))
+    # a table of several metrics shows them as rows or columns: each at its own precision
+    of_metric = spec.get("metric_digits", {}) if "metric" in long else {}
+    decimals = [of_metric.get(m, digits) for m in long.get("metric", [None] * len(long))]
     rows, cols = list(spec["rows"]), list(spec["columns"])
-    cells = long.assign(_cell=long.apply(_cell, axis=1, digits=digits))
+    cells = long.assign(
+        _cell=[_cell(row, d) for (_, row), d in zip(long.iterrows(), decimals, strict=True)]
+    )
     row_of = list(cells[rows].itertuples(index=False, name=None))
     col_of = list(cells[cols].itertuples(index=False, name=None)) if cols else [()] * len(cells)
     lookup = dict(zip(zip(row_of, col_of, strict=True), cells["_cell"], strict=True))
