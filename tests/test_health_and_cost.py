@@ -45,9 +45,9 @@ def test_the_share_of_passing_fits_is_counted_per_grid_point():
     assert by_point["fits"].eq(200).all()
     assert list(by_point["meets_target"]) == [True, False]
     (line,) = health_warnings(table)
-    assert line.startswith("H-X q~50 (hierarchical): only 98.0% of 200 fits pass")
+    assert line.startswith("H-X at q = 50 (hierarchical): only 98.0% of 200 fits pass")
     md = health_markdown(table, "quick")
-    assert "| H-X | q~50 | 200 | 0.980 ± 0.010 | 0.040 | NO |" in md
+    assert "| H-X | q = 50 | 200 | 0.980 ± 0.010 | 0.040 | NO |" in md
     # the rule stated is the rule applied, tree depth and E-BFMI included
     assert "no tree-depth hit and E-BFMI >= 0.3 in every chain; the target is 99%" in md
 

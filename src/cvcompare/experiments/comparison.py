@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cvcompare.experiments.spec import ExperimentSpec, point_label
+from cvcompare.experiments.spec import ExperimentSpec, point_label, point_text
 
 __all__ = [
     "COMPARISON_COLUMNS",
@@ -119,9 +119,10 @@ def _at_text(claim: Mapping[str, Any]) -> str:
 def _points_text(labels: list[str], shown: int = 3) -> str:
     """Grid point labels as text, the first ``shown`` of a longer list and how many more
     (a claim over a whole curve misses dozens of points at a fidelity running part of it)."""
-    if len(labels) <= shown + 1:
-        return ", ".join(labels)
-    return f"{', '.join(labels[:shown])} and {len(labels) - shown} more grid points"
+    texts = [f"({point_text(label)})" for label in labels]
+    if len(texts) <= shown + 1:
+        return ", ".join(texts)
+    return f"{', '.join(texts[:shown])} and {len(texts) - shown} more grid points"
 
 
 def _consistent(relation: str, r: float, se: float, value: float, tol: float) -> bool:

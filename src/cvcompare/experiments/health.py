@@ -24,6 +24,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from cvcompare.experiments.spec import point_text
 from cvcompare.hierarchical.diagnostics import PASS_RULE
 
 __all__ = ["HEALTH_COLUMNS", "TARGET_SHARE", "health_markdown", "health_warnings", "sampler_health"]
@@ -81,8 +82,9 @@ def sampler_health(aggregates: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 def health_warnings(table: pd.DataFrame) -> list[str]:
     """One line per grid point of :func:`sampler_health` that misses the target share."""
     return [
-        f"{r.experiment} {r.point} ({r.test}): only {r.diagnostics_ok:.1%} of {r.fits} fits "
-        f"pass the sampler diagnostics (target {TARGET_SHARE:.0%}); refitted {r.refitted:.1%}"
+        f"{r.experiment} at {point_text(r.point)} ({r.test}): only {r.diagnostics_ok:.1%} of "
+        f"{r.fits} fits pass the sampler diagnostics (target {TARGET_SHARE:.0%}); "
+        f"refitted {r.refitted:.1%}"
         for r in table.itertuples(index=False)
         if not r.meets_target
     ]
@@ -99,7 +101,7 @@ def health_markdown(table: pd.DataFrame, fidelity: str) -> str:
     for r in table.itertuples(index=False):
         refit = "" if np.isnan(r.refitted) else f"{r.refitted:.3f}"
         lines.append(
-            f"| {r.experiment} | {r.point} | {r.fits} | {r.diagnostics_ok:.3f} ± "
+            f"| {r.experiment} | {point_text(r.point)} | {r.fits} | {r.diagnostics_ok:.3f} ± "
             f"{r.diagnostics_ok_se:.3f} | {refit} | {'yes' if r.meets_target else 'NO'} |"
         )
     lines += [

@@ -63,6 +63,7 @@ __all__ = [
     "load_experiment",
     "load_yaml",
     "point_label",
+    "point_text",
     "validate_with_schema",
 ]
 
@@ -172,6 +173,17 @@ def point_label(params: Mapping[str, object]) -> str:
     'delta~0.02/m~10'
     """
     return "/".join(f"{name}~{format_value(v)}" for name, v in params.items()) or "all"
+
+
+def point_text(label: str) -> str:
+    """A :func:`point_label` as a reader writes it.
+
+    Examples
+    --------
+    >>> point_text("delta~0.02/m~10")
+    'delta = 0.02, m = 10'
+    """
+    return label.replace("~", " = ").replace("/", ", ")
 
 
 @dataclass(frozen=True)
