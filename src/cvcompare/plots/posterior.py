@@ -102,12 +102,17 @@ def simplex_coordinates(points: object) -> np.ndarray:
     -------
     numpy.ndarray, shape (n, 2)
     """
-    p = check_array(points, "points", ndim=2, axis_names=("draws", "regions"))
+    return _simplex_xy(points, "points")
+
+
+def _simplex_xy(points: object, name: str) -> np.ndarray:
+    """:func:`simplex_coordinates` of ``points``, named ``name`` in error messages."""
+    p = check_array(points, name, ndim=2, axis_names=("draws", "regions"))
     if p.shape[1] != 3:
-        raise ValueError(f"points: expected 3 columns (left, rope, right), got {p.shape[1]}")
+        raise ValueError(f"{name}: expected 3 columns (left, rope, right), got {p.shape[1]}")
     if np.any(p < -1e-6) or np.any(np.abs(p.sum(axis=1) - 1.0) > 1e-6):  # up to rounding
         raise ValueError(
-            "points: expected rows (left, rope, right) of probabilities >= 0 summing to one"
+            f"{name}: expected rows (left, rope, right) of probabilities >= 0 summing to one"
         )
     left, rope, right = p.T
     return np.column_stack([right + rope / 2.0, rope * _SQRT3 / 2.0])
@@ -150,10 +155,7 @@ def plot_simplex(
         borders ``gid="region-border"``.
     """
     first, second = _names(names)
-    try:
-        xy = simplex_coordinates(draws)
-    except ValueError as exc:
-        raise ValueError(f"draws: {str(exc).removeprefix('points: ')}") from None
+    xy = _simplex_xy(draws, "draws")
     ax = _axes(ax, (5.0, 4.6))
     corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, _SQRT3 / 2.0], [0.0, 0.0]])
     ax.plot(corners[:, 0], corners[:, 1], color="black", linewidth=1.0, gid="simplex")
