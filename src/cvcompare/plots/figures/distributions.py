@@ -60,7 +60,7 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
                 g = sel[(sel["case"] == case) & (sel["rho"] == rho)].sort_values("bin_low")
                 width = g["bin_high"] - g["bin_low"]
                 mid = g["bin_low"] + width / 2
-                label = rf"$\rho$ = {rho:g}"
+                label = _rho_label(rho)
                 if i == 0:
                     ax.bar(
                         g["bin_low"],
@@ -100,7 +100,7 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
                 ax.set_ylabel("share of runs")
     # smallest rho first, as drawn (matplotlib lists the outlines before the bars)
     entries = dict(zip(*reversed(axes[0, 0].get_legend_handles_labels()), strict=True))
-    labels = sorted(entries, key=lambda label: float(label.rsplit("= ", 1)[1]))
+    labels = [_rho_label(rho) for rho in rhos]
     fig.legend(
         [entries[label] for label in labels],
         labels,
@@ -113,3 +113,8 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     if title:
         fig.suptitle(title)
     return fig
+
+
+def _rho_label(rho: float) -> str:
+    """The legend entry of the correlation ``rho``."""
+    return rf"$\rho$ = {rho:g}"
