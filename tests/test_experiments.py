@@ -445,11 +445,18 @@ def test_the_power_figures_state_the_size_their_grey_line_marks():
     assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
 
 
-def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
-    from cvcompare.plots.figures import FIGURES
-
-    rows = [
-        {"point": f"q~{q}", "q": q, "test": test, "metric": metric, "value": 0.5, "se": 0.1}
+def _equivalence_aggregate():
+    """An aggregate of H-F2 / H-F3's metrics at q = 10 and 20 (every value 0.5 +- 0.1)."""
+    return pd.DataFrame(
+        {
+            "point": f"q~{q}",
+            "q": q,
+            "test": test,
+            "metric": metric,
+            "value": 0.5,
+            "se": 0.1,
+            "n": 10,
+        }
         for q in (10, 20)
         for metric, test in (
             ("mean_p_rope", "hierarchical"),
@@ -458,8 +465,13 @@ def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
             ("rejection", "signed_rank"),
             ("mean_p_rope_next", "hierarchical"),
         )
-    ]
-    left = FIGURES["figure_h_f3"](pd.DataFrame(rows), title="t").axes[0]
+    )
+
+
+def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
+    from cvcompare.plots.figures import FIGURES
+
+    left = FIGURES["figure_h_f3"](_equivalence_aggregate(), title="t").axes[0]
     assert any(list(line.get_ydata()) == [0.05, 0.05] for line in left.lines)
     labels = [t.get_text() for t in left.get_legend().texts]
     assert sorted(labels) == [r"nominal $\alpha$ = 0.05", "signed-rank rejection rate"]
@@ -823,27 +835,7 @@ def test_figures_draw_one_errorbar_series_per_line():
     colours = {c.get_label().split(",")[0]: c.lines[0].get_color() for c in ax.containers}
     assert set(colours) == {"Poisson-binomial", "signed-rank", "sign"}
     assert len(set(colours.values())) == 3
-    rows = []
-    for q in (10, 20):
-        for metric, test in (
-            ("mean_p_rope", "hierarchical"),
-            ("recognition", "hierarchical"),
-            ("decisive", "hierarchical"),
-            ("rejection", "signed_rank"),
-            ("mean_p_rope_next", "hierarchical"),
-        ):
-            rows.append(
-                {
-                    "point": f"q~{q}",
-                    "q": q,
-                    "test": test,
-                    "metric": metric,
-                    "value": 0.5,
-                    "se": 0.1,
-                    "n": 10,
-                }
-            )
-    fig = FIGURES["figure_h_f2"](pd.DataFrame(rows))
+    fig = FIGURES["figure_h_f2"](_equivalence_aggregate())
     assert len(fig.axes[0].containers) == 5
     assert [float(v) for v in fig.axes[0].lines[0].get_xdata()] == [10.0, 20.0]
 
