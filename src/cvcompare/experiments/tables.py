@@ -198,8 +198,9 @@ def table_markdown(
     """
     digits = int(spec.get("digits", 3))
     # a table of several metrics shows them as rows or columns: each at its own precision
-    of_metric = spec.get("metric_digits", {}) if "metric" in long else {}
-    decimals = [of_metric.get(m, digits) for m in long.get("metric", [None] * len(long))]
+    of_metric = spec.get("metric_digits", {})
+    metrics = long["metric"] if "metric" in long else [None] * len(long)
+    decimals = [of_metric.get(m, digits) for m in metrics]
     rows, cols = list(spec["rows"]), list(spec["columns"])
     cells = long.assign(
         _cell=[_cell(row, d) for (_, row), d in zip(long.iterrows(), decimals, strict=True)]
