@@ -4,6 +4,11 @@
 #   bash scripts/slurm-local.sh start    # install slurm-wlm and munge if needed, start them
 #   bash scripts/slurm-local.sh status   # exit 0 when a job can be submitted
 #   bash scripts/slurm-local.sh stop     # stop the three daemons
+#   bash scripts/slurm-local.sh remove   # stop them and uninstall the SLURM packages
+# While SLURM's commands are installed, Snakemake's SLURM plugin asks the controller for
+# its configuration (`scontrol show config`) whenever Snakemake starts, even for a local
+# run; with the controller stopped that question times out after 10 s, so every snakemake
+# command takes 10 s longer until `remove` uninstalls them.
 # The node offers this machine's CPUs and 80% of its memory, in one partition `debug`,
 # without accounting (so Snakemake's SLURM plugin must query job states with squeue, as
 # workflow/profiles/slurm does). State, logs and PID files live in $SLURM_LOCAL_DIR
@@ -136,12 +141,21 @@ stop() {
     echo "SLURM stopped"
 }
 
+# The packages `install` added (munge stays: other software may use it).
+remove() {
+    stop
+    DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq slurm-wlm slurm-client slurmctld slurmd >/dev/null
+    rm -f "$CONF"
+    echo "SLURM removed (state and logs kept in $DIR)"
+}
+
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status && echo "SLURM accepts jobs" ;;
+    remove) remove ;;
     *)
-        echo "usage: bash scripts/slurm-local.sh start|status|stop" >&2
+        echo "usage: bash scripts/slurm-local.sh start|status|stop|remove" >&2
         exit 2
         ;;
 esac
