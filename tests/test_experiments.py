@@ -477,7 +477,7 @@ def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
     assert sorted(labels) == [r"nominal $\alpha$ = 0.05", "signed-rank rejection rate"]
 
 
-def test_the_replicability_figure_names_its_grey_line():
+def test_the_replicability_figure_names_its_grey_line_and_the_direction_of_h1():
     from cvcompare.plots.figures import FIGURES
 
     rows = [
@@ -493,6 +493,11 @@ def test_the_replicability_figure_names_its_grey_line():
     fig = FIGURES["figure_replicability_split"](agg, title="t")
     labels = [t.get_text() for t in fig.legends[0].texts]
     assert labels == ["random guesser", "IDP determinate", "IDP indeterminate"]
+    # each panel names its pair as the table does and the direction of H1
+    assert fig.axes[1].get_title().splitlines() == [
+        "c-d (H1: d more accurate than c)",
+        "Wilcoxon accepts H1 40%, IDP indeterminate 20%",
+    ]
 
 
 def test_file_name_must_match_id(tmp_path):

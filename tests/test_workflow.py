@@ -280,7 +280,7 @@ def test_a_run_killed_outright_resumes_after_unlock_with_the_same_results(small_
     work = workdir_with_config(tmp_path)
     path = work / "config" / "config.yaml"
     config = yaml.safe_load(path.read_text())
-    config.update(fidelity="smoke", experiments=["T-small"], chunk_size={"default": 1})
+    config.update(fidelity="smoke", experiments=["T-small"], chunk_size={"default": 2})
     path.write_text(yaml.safe_dump(config))
     cmd = snakemake_command(work, "--cores", "1", "--", "results/smoke/T-small/aggregate.csv")
     proc = subprocess.Popen(

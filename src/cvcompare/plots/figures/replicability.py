@@ -46,8 +46,9 @@ def figure_replicability_split(
         One panel per pair: bars of replicability in the draws where the IDP is
         determinate and where it is indeterminate, for each test, with error bars of two
         Monte Carlo standard errors; the dotted line at 0.5 is a random guesser. The panel
-        title gives the share of draws where Wilcoxon accepts H1 and where the IDP is
-        indeterminate (Benavoli et al. 2014, Table 5, drawn as bars).
+        title names the pair as the table does (first-second), the direction of H1 (the
+        second learner more accurate), and the share of draws where Wilcoxon accepts H1
+        and where the IDP is indeterminate (Benavoli et al. 2014, Table 5, drawn as bars).
     """
     rep = pd.concat([select(aggregate, m, ["pair"]) for m in _SPLITS])
     shares = {m: select(aggregate, m, ["pair"]) for m in ("share_h1", "share_indeterminate")}
@@ -81,7 +82,8 @@ def figure_replicability_split(
         ind = ind[ind["pair"] == pair]["value"].iloc[0]
         first, second = pair.split("-", 1)
         ax.set_title(
-            f"{second} vs {first}\nWilcoxon H1 {h1:.0%}, IDP indeterminate {ind:.0%}",
+            f"{pair} (H1: {second} more accurate than {first})\n"
+            f"Wilcoxon accepts H1 {h1:.0%}, IDP indeterminate {ind:.0%}",
             fontsize="medium",
         )
         ax.set_xticks(x, list(_TESTS.values()))
