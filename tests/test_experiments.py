@@ -716,6 +716,72 @@ def test_table_markdown_says_what_grid_values_standing_for_several_settings_mean
     assert "q" not in table_key(h_f6, "quick")["values"]
 
 
+def test_a_split_table_writes_one_dense_table_per_set_of_rows_its_columns_fill():
+    from cvcompare.experiments.tables import pivot_table, table_markdown
+
+    def row(test, metric, value):
+        return {
+            "test": test,
+            "metric": metric,
+            "value": value,
+            "se": 0.0,
+            "n": 1,
+            "uncertainty": "exact",
+        }
+
+    # as F-T1: ranks of models, differences of pairs, and statistics of omnibus tests
+    agg = pd.DataFrame(
+        [
+            row("a", "rank", 1.0),
+            row("b", "rank", 2.0),
+            row("a - b", "diff", 1.0),
+            row("friedman", "chi2", 3.0),
+            row("friedman", "pvalue", np.nan),
+        ]
+    )
+    spec = {"rows": ["test"], "columns": ["metric"], "digits": 1}
+    long = pivot_table(agg, spec)
+    assert table_markdown(long, spec, "t").splitlines()[2:8] == [
+        "| test | rank | diff | chi2 | pvalue |",
+        "|---|---|---|---|---|",
+        "| a | 1.0 |  |  |  |",
+        "| a - b |  | 1.0 |  |  |",
+        "| b | 2.0 |  |  |  |",
+        "| friedman |  |  | 3.0 | – |",
+    ]
+    split = table_markdown(long, {**spec, "split": True}, "t").splitlines()
+    # an undefined value (–) fills its cell: pvalue stays beside chi2
+    assert split[:16] == [
+        "# t",
+        "",
+        "| test | rank |",
+        "|---|---|",
+        "| a | 1.0 |",
+        "| b | 2.0 |",
+        "",
+        "| test | diff |",
+        "|---|---|",
+        "| a - b | 1.0 |",
+        "",
+        "| test | chi2 | pvalue |",
+        "|---|---|---|",
+        "| friedman | 3.0 | – |",
+        "",
+        "Exact numbers. –: undefined, since no replication met the condition the metric is "
+        "restricted to, or this fidelity does not run every grid point the number covers.",
+    ]
+    # F-T1 declares it, and a non-boolean is refused by the schema
+    schema = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
+    assert (
+        load_experiment(ROOT / "config" / "experiments" / "F-T1.yaml", schema=schema).table["split"]
+        is True
+    )
+    raw = load_yaml(ROOT / "config" / "experiments" / "F-T1.yaml")
+    raw["table"]["split"] = "yes"
+    with pytest.raises(SpecError, match="split"):
+        spec_of(raw)
+
+
 def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_ids():
     from cvcompare.experiments.tables import pivot_table, table_key, table_markdown
 

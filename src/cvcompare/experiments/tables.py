@@ -4,7 +4,8 @@ An experiment's ``table`` entry names the aggregate columns that form the rows a
 columns of the table (grid axes, ``test``, ``metric``) and optionally the metrics shown,
 e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric]``. The
 CSV keeps every number with its standard error; the Markdown rounds to ``digits`` (a
-metric listed in ``metric_digits`` to its own) and writes ``value ± se`` where the number
+metric listed in ``metric_digits`` to its own), optionally splits a sparse table into
+dense ones (``split``) and writes ``value ± se`` where the number
 is estimated, ``value`` where it is exact, ``–`` where it is undefined (a metric
 restricted to runs of which there were none), heads grid values with their axis
 (``q = 50``) and says under the table what each test and metric id shown stands for
@@ -181,6 +182,9 @@ def table_markdown(
     Row keys become the first columns; each combination of column keys becomes one
     column headed by its values joined with ``", "``, grid values as ``axis = value``.
     Every value keeps its column's type (an integer axis is not written as a float).
+    With ``split: true`` in ``spec`` a sparse table is written as several: the columns
+    that fill the same rows form one table of those rows (e.g. the average ranks, the
+    pairs' rank differences and the omnibus statistics of a Friedman analysis).
 
     Parameters
     ----------
@@ -209,12 +213,18 @@ def table_markdown(
     col_of = list(cells[cols].itertuples(index=False, name=None)) if cols else [()] * len(cells)
     lookup = dict(zip(zip(row_of, col_of, strict=True), cells["_cell"], strict=True))
     col_keys, row_keys = list(dict.fromkeys(col_of)), list(dict.fromkeys(row_of))
-    header = [*rows, *(_heading(cols, k) or "value" for k in col_keys)]
-    heading = "#" * level
-    lines = [f"{heading} {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for rk in row_keys:
-        vals = [lookup.get((rk, ck), "") for ck in col_keys]
-        lines.append("| " + " | ".join([*map(str, rk), *vals]) + " |")
+    # a sparse table is shown as one table per set of columns that fill the same rows
+    blocks = {}
+    for ck in col_keys:
+        filled = tuple(rk for rk in row_keys if (rk, ck) in lookup)
+        blocks.setdefault(filled if spec.get("split") else tuple(row_keys), []).append(ck)
+    lines = [f"{'#' * level} {title}"]
+    for block_rows, block_cols in blocks.items():
+        header = [*rows, *(_heading(cols, k) or "value" for k in block_cols)]
+        lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        for rk in block_rows:
+            vals = [lookup.get((rk, ck), "") for ck in block_cols]
+            lines.append("| " + " | ".join([*map(str, rk), *vals]) + " |")
     exact = set(long["uncertainty"]) == {"exact"}
     lines += [
         "",
