@@ -216,8 +216,8 @@ def table_markdown(
     # a sparse table is shown as one table per set of columns that fill the same rows
     blocks = {}
     for ck in col_keys:
-        filled = tuple(rk for rk in row_keys if (rk, ck) in lookup)
-        blocks.setdefault(filled if spec.get("split") else tuple(row_keys), []).append(ck)
+        filled = [rk for rk in row_keys if (rk, ck) in lookup] if spec.get("split") else row_keys
+        blocks.setdefault(tuple(filled), []).append(ck)
     lines = [f"{'#' * level} {title}"]
     for block_rows, block_cols in blocks.items():
         header = [*rows, *(_heading(cols, k) or "value" for k in block_cols)]
