@@ -125,6 +125,14 @@ def test_rank_on_real_file_matches_independent_ranks_and_writes_cd_diagram(capsy
     }
     assert pairs == (expected or {"none"})
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the real means tie on some data sets: corrected for ties, the statistic is scipy's
+    assert not summary["tie_correction"]
+    code, out, _ = _run(capsys, "rank", str(REAL), "--format", "json", "--tie-correction")
+    (corrected,) = [r for r in json.loads(out) if "friedman_chi2" in r]
+    scores = np.array([[float(means[c][d]) for c in learners] for d in means["nbc"]])
+    ref = stats.friedmanchisquare(*scores.T)
+    assert corrected["tie_correction"] and corrected["friedman_chi2"] > chi2
+    assert corrected["friedman_chi2"] == pytest.approx(ref.statistic, rel=1e-12)
 
 
 def test_compare_all_tests_on_small_csv(capsys, small_csv):

@@ -70,6 +70,35 @@ def test_friedman_ties_use_mid_ranks_without_correction():
     assert res.statistic == pytest.approx(_chi2_by_hand(res.avg_ranks, n, k), rel=1e-12)
 
 
+def test_friedman_tie_correction_equals_scipy_and_r():
+    # scipy.stats.friedmanchisquare (and R's friedman.test) divide by the tie correction
+    for seed, (n, k) in enumerate([(12, 5), (30, 3), (6, 8)]):
+        scores = np.round(np.random.default_rng(seed).uniform(size=(n, k)), 1)
+        res = friedman_test(scores, tie_correction=True)
+        ref = stats.friedmanchisquare(*scores.T)
+        assert res.tie_correction and not friedman_test(scores).tie_correction
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+        # Iman-Davenport's F from the corrected chi-square
+        chi2 = Fraction(res.statistic)
+        assert res.ff_statistic == pytest.approx(float(_ff_by_hand(chi2, n, k)), rel=1e-10)
+        assert res.ff_statistic > friedman_test(scores).ff_statistic
+    # by hand: ranks (1, 2.5, 2.5), (2.5, 1, 2.5) and twice (2.5, 2.5, 1), rank sums 8.5,
+    # 8.5, 7: 12 sum S^2 - 3 N^2 k (k + 1)^2 = 18, chi2 = 18 / (N k (k + 1)) = 0.375; one
+    # pair tied in each data set, C = 1 - 4 * 6 / (N k (k^2 - 1)) = 0.75: 0.5
+    scores = [[3, 2, 2], [1, 3, 1], [2, 2, 3], [1, 1, 2]]
+    assert friedman_test(scores).statistic == 0.375
+    assert friedman_test(scores, tie_correction=True).statistic == 0.5
+    # ties in every data set, ranked identically: the corrected statistic is its maximum
+    # N (k - 1) exactly, and F_F infinite; all models tied everywhere: 0, p-value 1
+    same = friedman_test([[1.0, 1.0, 0.5, 0.2]] * 5, tie_correction=True)
+    assert same.statistic == 15.0 and same.ff_statistic == math.inf and same.ff_pvalue == 0.0
+    tied = friedman_test(np.ones((4, 3)), tie_correction=True)
+    assert (tied.statistic, tied.ff_statistic, tied.pvalue, tied.ff_pvalue) == (0, 0, 1, 1)
+    with pytest.raises(TypeError, match="tie_correction: expected a bool"):
+        friedman_test(scores, tie_correction="yes")
+
+
 def test_tutorial_table():
     res = friedman_test(TUTORIAL, alpha=0.01)
     exact_ranks = [Fraction(11, 3), Fraction(10, 3), Fraction(11, 6), Fraction(7, 6)]

@@ -326,7 +326,9 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         raise _ArgumentError(f"FILE: ranking needs at least two learners, found {learners}")
     scores, datasets, learners = mean_score_matrix(table)  # the folds must be paired
     hib = args.higher_is_better
-    fried = friedman_test(scores, alpha=args.alpha, higher_is_better=hib)
+    fried = friedman_test(
+        scores, alpha=args.alpha, higher_is_better=hib, tie_correction=args.tie_correction
+    )
     nem = nemenyi_test(scores, alpha=args.alpha, higher_is_better=hib)
     if args.cd_diagram is not None:
         from cvcompare.plots.cd_diagram import plot_cd_diagram
@@ -344,6 +346,7 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         {
             "friedman_chi2": fried.statistic,
             "friedman_pvalue": fried.pvalue,
+            "tie_correction": fried.tie_correction,
             "iman_davenport_f": fried.ff_statistic,
             "iman_davenport_pvalue": fried.ff_pvalue,
             "nemenyi_cd": nem.cd,
@@ -590,6 +593,13 @@ def _build_parser() -> _Parser:
     )
     rank.add_argument(
         "--cd-diagram", metavar="OUT", help="save the critical-difference diagram (PNG, PDF, ...)"
+    )
+    rank.add_argument(
+        "--tie-correction",
+        action="store_true",
+        help="divide the Friedman chi-square by the correction for tied ranks (as R's "
+        "friedman.test and scipy); the default is Demsar's formula, which the comparisons "
+        "of classifiers use and which is conservative under ties",
     )
     rank.set_defaults(run=_rank)
 

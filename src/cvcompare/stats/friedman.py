@@ -49,6 +49,12 @@ def _rank_scores(scores: object, higher_is_better: bool) -> np.ndarray:
     return stats.rankdata(-arr if higher_is_better else arr, method="average", axis=1)
 
 
+def _tie_sum(ranks: np.ndarray) -> int:
+    """``sum (t^3 - t)`` over the groups of ``t`` equal ranks in one data set's ranks."""
+    t = np.unique(ranks, return_counts=True)[1].astype(np.int64)
+    return int((t**3 - t).sum())
+
+
 @dataclass(frozen=True)
 class FriedmanResult:
     """Result of :func:`friedman_test`.
@@ -56,7 +62,8 @@ class FriedmanResult:
     Attributes
     ----------
     statistic : float
-        Friedman's ``chi2_F`` (Demsar 2006, Eq. before Table 5), without tie correction.
+        Friedman's ``chi2_F`` (Demsar 2006, Eq. before Table 5), divided by the tie
+        correction ``C`` when ``tie_correction`` is true.
     pvalue : float
         Upper tail of the chi-square distribution with ``k - 1`` degrees of freedom.
     ff_statistic : float
@@ -68,6 +75,8 @@ class FriedmanResult:
         The ``1 - alpha`` quantile of ``F(k - 1, (k - 1)(N - 1))``.
     alpha : float
         Level of ``ff_critical_value``.
+    tie_correction : bool
+        Whether ``statistic`` (and so ``F_F``) is corrected for ties.
     avg_ranks : numpy.ndarray, shape (k,)
         Average rank of each model (1 = best).
     ranks : numpy.ndarray, shape (N, k)
@@ -82,6 +91,7 @@ class FriedmanResult:
     ff_pvalue: float
     ff_critical_value: float
     alpha: float
+    tie_correction: bool
     avg_ranks: np.ndarray
     ranks: np.ndarray
     n_datasets: int
@@ -94,12 +104,20 @@ class FriedmanResult:
 
 
 def friedman_test(
-    scores: object, *, alpha: float = 0.05, higher_is_better: bool = True
+    scores: object,
+    *,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    tie_correction: bool = False,
 ) -> FriedmanResult:
     """Friedman test and Iman-Davenport F test of k models over N data sets.
 
     ``chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]`` with ``R_j`` the
-    average ranks, and ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``.
+    average ranks, and ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``. With
+    ``tie_correction``, ``chi2_F`` is divided by ``C = 1 - sum (t^3 - t) / (N k (k^2 -
+    1))``, the sum over every group of ``t`` models tied on one data set (Friedman 1937;
+    as :func:`scipy.stats.friedmanchisquare` and R's ``friedman.test``), before ``F_F``
+    is computed from it.
 
     Parameters
     ----------
@@ -109,6 +127,11 @@ def friedman_test(
         Level of the reported critical value of ``F_F``, in (0, 0.5).
     higher_is_better : bool
         ``True`` for accuracies (the highest score gets rank 1), ``False`` for errors.
+    tie_correction : bool
+        Divide ``chi2_F`` by the tie correction ``C``. The default, ``False``, is Demsar's
+        formula, which the literature comparing classifiers uses; without ties both agree.
+        Ties make the uncorrected statistic smaller than the corrected one, and the test
+        conservative.
 
     Returns
     -------
@@ -116,11 +139,9 @@ def friedman_test(
 
     Notes
     -----
-    Ties get average ranks and the statistic is Demsar's formula without the tie
-    correction that :func:`scipy.stats.friedmanchisquare` applies; both agree when there
-    are no ties. When every data set ranks the models the same way,
-    ``chi2_F = N (k - 1)``, ``F_F = inf`` and its p-value is 0; when every data set ties
-    all the models, both statistics are 0 and the p-values 1.
+    Ties get average ranks. When every data set ranks the models the same way (ties
+    included, with the correction), ``chi2_F = N (k - 1)``, ``F_F = inf`` and its p-value
+    is 0; when every data set ties all the models, both statistics are 0 and the p-values 1.
 
     References
     ----------
@@ -134,18 +155,28 @@ def friedman_test(
     """
     ranks = _rank_scores(scores, higher_is_better)
     alpha = check_test_size(alpha)
+    if not isinstance(tie_correction, (bool, np.bool_)):
+        raise TypeError(f"tie_correction: expected a bool, got {tie_correction!r}")
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
-    # With rank sums S_j = N R_j, chi2_F = num / (N k (k + 1)) and N (k - 1) - chi2_F =
-    # (N^2 k (k + 1)(k - 1) - num) / (N k (k + 1)), where num = 12 sum S_j^2 -
-    # 3 N^2 k (k + 1)^2. Mid-ranks are multiples of 1/2, so both numerators are exact in
-    # floating point: identical rankings give F_F = inf and all ties chi2_F = 0 exactly.
+    # With rank sums S_j = N R_j, chi2_F = num / scale and N (k - 1) - chi2_F =
+    # (N (k - 1) scale - num) / scale, where num = 12 sum S_j^2 - 3 N^2 k (k + 1)^2 and
+    # scale = N k (k + 1), or with the correction scale = C N k (k + 1) = (N k (k^2 - 1) -
+    # T) / (k - 1), T = sum (t^3 - t). Mid-ranks are multiples of 1/2, so num, T and both
+    # numerators are integers, exact in floating point: identical rankings give F_F = inf
+    # and all ties chi2_F = 0 exactly.
     rank_sums = ranks.sum(axis=0)
     num = 12.0 * float(rank_sums @ rank_sums) - 3.0 * n * n * k * (k + 1) ** 2
-    chi2 = num / (n * k * (k + 1))
-    den = float(n * n * k * (k + 1) * (k - 1)) - num
+    full = float(n * k * (k * k - 1))  # N k (k + 1) (k - 1)
+    if tie_correction:
+        full -= float(sum(_tie_sum(row) for row in ranks))
+    if full > 0:
+        chi2 = (k - 1) * num / full
+        den = n * full - num
+        ff = (n - 1) * num / den if den > 0 else math.inf
+    else:  # every data set ties all the models (corrected: 0 / 0)
+        chi2 = ff = 0.0
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    ff = (n - 1) * num / den if den > 0 else math.inf
     return FriedmanResult(
         statistic=chi2,
         pvalue=float(stats.chi2.sf(chi2, df1)),
@@ -153,6 +184,7 @@ def friedman_test(
         ff_pvalue=float(stats.f.sf(ff, df1, df2)),
         ff_critical_value=float(stats.f.ppf(1.0 - alpha, df1, df2)),
         alpha=alpha,
+        tie_correction=bool(tie_correction),
         avg_ranks=avg_ranks,
         ranks=ranks,
         n_datasets=n,
