@@ -187,6 +187,24 @@ def test_report_friedman_and_nemenyi(small):
         and "right). The IDP test has no rope: it asks" in page.markdown
     )
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
+    # no ties: nothing said about them
+    assert "not corrected for the ties" not in page.markdown
+
+
+def test_report_says_when_ties_make_the_friedman_statistic_conservative():
+    # svm and knn score the same on every fold of d0 and d3: their means tie there
+    table = _table()
+    tied = table["dataset"].isin(["d0", "d3"]) & (table["learner"] == "knn")
+    table.loc[tied, "score"] = table.loc[
+        table["dataset"].isin(["d0", "d3"]) & (table["learner"] == "svm"), "score"
+    ].to_numpy()
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+    markdown = build_report(results).markdown
+    assert f"chi-square = {results.friedman.statistic:.3f}, p = " in markdown
+    assert (
+        "(Demsar's formula, not corrected for the ties on 2 of 8 data sets, which make it "
+        "conservative; `cvcompare rank --tie-correction` gives the corrected one)" in markdown
+    )
 
 
 def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):

@@ -411,6 +411,19 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _ties_note(fr) -> str:
+    """Where models tie on some data sets: that the Friedman statistic is Demsar's, not
+    corrected for ties (conservative), and how to get the corrected one."""
+    tied = sum(len(np.unique(r)) < len(r) for r in fr.ranks)
+    if not tied:
+        return ""
+    return (
+        f" (Demsar's formula, not corrected for the ties on {tied} of {fr.n_datasets} data "
+        "sets, which make it conservative; `cvcompare rank --tie-correction` gives the "
+        "corrected one)"
+    )
+
+
 def _ttest_summary(pair: PairResult, settings) -> list[str]:
     thr, alpha = settings.threshold, settings.alpha
     n = correlated_t_tallies(pair.ttests, thr, alpha)
@@ -637,7 +650,9 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             (
                 "list",
                 [
-                    f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}; "
+                    f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
+                    + _ties_note(fr)
+                    + "; "
                     f"Iman-Davenport F = {fr.ff_statistic:.3f}, p = {_fmt(fr.ff_pvalue)}: "
                     + (
                         "the learners differ"
