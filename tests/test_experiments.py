@@ -3,6 +3,7 @@ comparison table and the figures."""
 
 import copy
 import io
+import itertools
 import math
 import os
 import signal
@@ -478,15 +479,18 @@ def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
 
 
 def test_the_replicability_figure_names_its_grey_line_and_the_direction_of_h1():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     from cvcompare.plots.figures import FIGURES
 
+    pairs = ("nbc-aode", "aode-hnb", "j48-j48gr", "nbc-hnb")  # W-T5's, the widest titles
     rows = [
         {"pair": p, "metric": m, "test": t, "value": 0.7, "se": 0.02, "n": 100}
-        for p in ("a-b", "c-d")
+        for p in pairs
         for m in ("replicability_determinate", "replicability_indeterminate")
         for t in ("wilcoxon", "dp")
     ]
-    for p in ("a-b", "c-d"):
+    for p in pairs:
         rows.append({"pair": p, "metric": "share_h1", "test": "wilcoxon", "value": 0.4})
         rows.append({"pair": p, "metric": "share_indeterminate", "test": "idp", "value": 0.2})
     agg = pd.DataFrame(rows).assign(point=lambda d: d["pair"])
@@ -494,10 +498,15 @@ def test_the_replicability_figure_names_its_grey_line_and_the_direction_of_h1():
     labels = [t.get_text() for t in fig.legends[0].texts]
     assert labels == ["random guesser", "IDP determinate", "IDP indeterminate"]
     # each panel names its pair as the table does and the direction of H1
-    assert fig.axes[1].get_title().splitlines() == [
-        "c-d (H1: d more accurate than c)",
-        "Wilcoxon accepts H1 40%, IDP indeterminate 20%",
+    assert fig.axes[2].get_title().splitlines() == [
+        "j48-j48gr: H1 = j48gr more accurate",
+        "Wilcoxon accepts H1 in 40%",
+        "IDP indeterminate in 20%",
     ]
+    # and the panel titles do not run into each other
+    FigureCanvasAgg(fig).draw()
+    boxes = [ax.title.get_window_extent() for ax in fig.axes]
+    assert all(left.x1 < right.x0 for left, right in itertools.pairwise(boxes))
 
 
 def test_file_name_must_match_id(tmp_path):

@@ -80,10 +80,10 @@ def figure_replicability_split(
         h1 = h1[(h1["pair"] == pair) & (h1["test"] == "wilcoxon")]["value"].iloc[0]
         ind = shares["share_indeterminate"]
         ind = ind[ind["pair"] == pair]["value"].iloc[0]
-        first, second = pair.split("-", 1)
+        second = pair.split("-", 1)[1]
         ax.set_title(
-            f"{pair} (H1: {second} more accurate than {first})\n"
-            f"Wilcoxon accepts H1 {h1:.0%}, IDP indeterminate {ind:.0%}",
+            f"{pair}: H1 = {second} more accurate\n"
+            f"Wilcoxon accepts H1 in {h1:.0%}\nIDP indeterminate in {ind:.0%}",
             fontsize="medium",
         )
         ax.set_xticks(x, list(_TESTS.values()))
