@@ -141,7 +141,8 @@ stop() {
     echo "SLURM stopped"
 }
 
-# The packages `install` added (munge stays: other software may use it).
+# SLURM's own packages, with the commands Snakemake's plugin looks for (their automatically
+# installed dependencies and munge stay).
 remove() {
     stop
     DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq slurm-wlm slurm-client slurmctld slurmd >/dev/null

@@ -135,6 +135,33 @@ def test_rank_on_real_file_matches_independent_ranks_and_writes_cd_diagram(capsy
     assert corrected["friedman_chi2"] == pytest.approx(ref.statistic, rel=1e-12)
 
 
+def test_rank_tie_correction_on_tied_scores(capsys, tmp_path):
+    # rf is best everywhere; knn scores what svm scores on every fold of two of the four
+    # data sets (their means tie there) and more on the others
+    gen = np.random.default_rng(5)
+    rows = []
+    for d in range(4):
+        for f in range(10):
+            base = gen.uniform(0.6, 0.8)
+            knn = base if d < 2 else base + 0.05
+            rows += [("rf", f"d{d}", f, base + 0.1), ("svm", f"d{d}", f, base)]
+            rows.append(("knn", f"d{d}", f, knn))
+    path = tmp_path / "tied.csv"
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    table.to_csv(path, index=False)
+    means = table.groupby(["dataset", "learner"], sort=False)["score"].mean().unstack()
+    ref = stats.friedmanchisquare(*means.to_numpy().T)
+    summaries = []
+    for extra in ((), ("--tie-correction",)):
+        code, out, _ = _run(capsys, "rank", str(path), "--format", "json", *extra)
+        assert code == 0
+        summaries += [r for r in json.loads(out) if "friedman_chi2" in r]
+    plain, corrected = summaries
+    assert not plain["tie_correction"] and corrected["tie_correction"]
+    assert corrected["friedman_chi2"] == pytest.approx(ref.statistic, rel=1e-12)
+    assert plain["friedman_chi2"] < corrected["friedman_chi2"]
+
+
 def test_compare_all_tests_on_small_csv(capsys, small_csv):
     code, out, err = _run(
         capsys,

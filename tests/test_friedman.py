@@ -77,6 +77,8 @@ def test_friedman_tie_correction_equals_scipy_and_r():
         res = friedman_test(scores, tie_correction=True)
         ref = stats.friedmanchisquare(*scores.T)
         assert res.tie_correction and not friedman_test(scores).tie_correction
+        tied = sum(len(np.unique(row)) < k for row in scores)
+        assert tied > 0 and res.tied_datasets == tied
         assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
         # Iman-Davenport's F from the corrected chi-square

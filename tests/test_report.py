@@ -188,6 +188,7 @@ def test_report_friedman_and_nemenyi(small):
     )
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
     # no ties: nothing said about them
+    assert results.friedman_ties is None
     assert "not corrected for the ties" not in page.markdown
 
 
@@ -200,10 +201,14 @@ def test_report_says_when_ties_make_the_friedman_statistic_conservative():
     ].to_numpy()
     results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
     markdown = build_report(results).markdown
+    scores = table.groupby(["dataset", "learner"], sort=False)["score"].mean().unstack()
+    ref = stats.friedmanchisquare(*scores[["rf", "svm", "knn"]].to_numpy().T)
+    assert results.friedman.tied_datasets == 2
+    assert results.friedman_ties.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert f"chi-square = {results.friedman.statistic:.3f}, p = " in markdown
     assert (
         "(Demsar's formula, not corrected for the ties on 2 of 8 data sets, which make it "
-        "conservative; `cvcompare rank --tie-correction` gives the corrected one)" in markdown
+        f"conservative; corrected for them, chi-square = {ref.statistic:.3f}, p = " in markdown
     )
 
 

@@ -183,7 +183,7 @@ def table_markdown(
     column headed by its values joined with ``", "``, grid values as ``axis = value``.
     Every value keeps its column's type (an integer axis is not written as a float).
     With ``split: true`` in ``spec`` a sparse table is written as several: the columns
-    that fill the same rows form one table of those rows (e.g. the average ranks, the
+    that fill exactly the same rows form one table of those rows (e.g. the average ranks, the
     pairs' rank differences and the omnibus statistics of a Friedman analysis).
 
     Parameters

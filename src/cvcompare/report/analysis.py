@@ -236,6 +236,9 @@ class ComparisonResults:
     n_folds : int
     pairs : list of PairResult
     friedman : FriedmanResult or None
+        Demsar's statistic (not corrected for ties).
+    friedman_ties : FriedmanResult or None
+        The same test corrected for ties, where models tie on some data sets.
     nemenyi : NemenyiResult or None
         With three or more learners and two or more data sets.
     settings : Settings
@@ -252,6 +255,7 @@ class ComparisonResults:
     n_folds: int
     pairs: list[PairResult]
     friedman: FriedmanResult | None
+    friedman_ties: FriedmanResult | None
     nemenyi: NemenyiResult | None
     settings: Settings
     source: str = ""
@@ -532,18 +536,22 @@ def compare_learners(
     if hierarchical and pairs[0].q >= 2:
         pairs = _fit_hierarchical(pairs, settings, progress)
     pairs = _with_holm(pairs)
-    friedman = nemenyi = None
+    friedman = friedman_ties = nemenyi = None
     scores, datasets, names = mean_score_matrix(sub)
     if len(chosen) >= 3 and len(datasets) >= 2:
         scores = scores[:, [names.index(n) for n in chosen]]
-        friedman = friedman_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
-        nemenyi = nemenyi_test(scores, alpha=settings.alpha, higher_is_better=higher_is_better)
+        ranking = {"alpha": settings.alpha, "higher_is_better": higher_is_better}
+        friedman = friedman_test(scores, **ranking)
+        if friedman.tied_datasets:
+            friedman_ties = friedman_test(scores, **ranking, tie_correction=True)
+        nemenyi = nemenyi_test(scores, **ranking)
     return ComparisonResults(
         learners=chosen,
         datasets=pairs[0].datasets,
         n_folds=int(pairs[0].x.shape[1]),
         pairs=pairs,
         friedman=friedman,
+        friedman_ties=friedman_ties,
         nemenyi=nemenyi,
         settings=settings,
         source=source,

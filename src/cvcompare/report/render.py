@@ -411,16 +411,16 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def _ties_note(fr) -> str:
-    """Where models tie on some data sets: that the Friedman statistic is Demsar's, not
-    corrected for ties (conservative), and how to get the corrected one."""
-    tied = sum(len(np.unique(r)) < len(r) for r in fr.ranks)
-    if not tied:
+def _ties_note(results: ComparisonResults) -> str:
+    """Where models tie on some data sets: that the Friedman statistic shown is Demsar's,
+    which ties make conservative, and the statistic corrected for them."""
+    fr, tied = results.friedman, results.friedman_ties
+    if tied is None:
         return ""
     return (
-        f" (Demsar's formula, not corrected for the ties on {tied} of {fr.n_datasets} data "
-        "sets, which make it conservative; `cvcompare rank --tie-correction` gives the "
-        "corrected one)"
+        f" (Demsar's formula, not corrected for the ties on {fr.tied_datasets} of "
+        f"{fr.n_datasets} data sets, which make it conservative; corrected for them, "
+        f"chi-square = {tied.statistic:.3f}, p = {_fmt(tied.pvalue)})"
     )
 
 
@@ -651,7 +651,7 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                 "list",
                 [
                     f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
-                    + _ties_note(fr)
+                    + _ties_note(results)
                     + "; "
                     f"Iman-Davenport F = {fr.ff_statistic:.3f}, p = {_fmt(fr.ff_pvalue)}: "
                     + (

@@ -102,6 +102,11 @@ class FriedmanResult:
         """Degrees of freedom ``(k - 1, (k - 1)(N - 1))`` of the Iman-Davenport F."""
         return (self.n_models - 1, (self.n_models - 1) * (self.n_datasets - 1))
 
+    @property
+    def tied_datasets(self) -> int:
+        """Number of data sets on which some models tie."""
+        return sum(_tie_sum(row) > 0 for row in self.ranks)
+
 
 def friedman_test(
     scores: object,
