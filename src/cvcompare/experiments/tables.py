@@ -213,7 +213,7 @@ def table_markdown(
     col_of = list(cells[cols].itertuples(index=False, name=None)) if cols else [()] * len(cells)
     lookup = dict(zip(zip(row_of, col_of, strict=True), cells["_cell"], strict=True))
     col_keys, row_keys = list(dict.fromkeys(col_of)), list(dict.fromkeys(row_of))
-    # a sparse table is shown as one table per set of columns that fill the same rows
+    # split: one table per set of columns that fill exactly the same rows
     blocks = {}
     for ck in col_keys:
         filled = [rk for rk in row_keys if (rk, ck) in lookup] if spec.get("split") else row_keys

@@ -164,12 +164,11 @@ def friedman_test(
         raise TypeError(f"tie_correction: expected a bool, got {tie_correction!r}")
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
-    # With rank sums S_j = N R_j, chi2_F = num / scale and N (k - 1) - chi2_F =
-    # (N (k - 1) scale - num) / scale, where num = 12 sum S_j^2 - 3 N^2 k (k + 1)^2 and
-    # scale = N k (k + 1), or with the correction scale = C N k (k + 1) = (N k (k^2 - 1) -
-    # T) / (k - 1), T = sum (t^3 - t). Mid-ranks are multiples of 1/2, so num, T and both
-    # numerators are integers, exact in floating point: identical rankings give F_F = inf
-    # and all ties chi2_F = 0 exactly.
+    # With rank sums S_j = N R_j, num = 12 sum S_j^2 - 3 N^2 k (k + 1)^2 and full =
+    # N k (k^2 - 1) (with the correction minus T = sum (t^3 - t)): chi2_F = (k - 1) num /
+    # full and F_F = (N - 1) num / (N full - num). Mid-ranks are multiples of 1/2, so num,
+    # full and N full - num are integers, exact in floating point: identical rankings give
+    # F_F = inf and all ties chi2_F = 0 exactly.
     rank_sums = ranks.sum(axis=0)
     num = 12.0 * float(rank_sums @ rank_sums) - 3.0 * n * n * k * (k + 1) ** 2
     full = float(n * k * (k * k - 1))  # N k (k + 1) (k - 1)
