@@ -162,6 +162,30 @@ def test_rank_tie_correction_on_tied_scores(capsys, tmp_path):
     assert plain["friedman_chi2"] < corrected["friedman_chi2"]
 
 
+def test_rank_learners_ranks_the_chosen_learners_in_their_order(capsys, small_csv, tmp_path):
+    table = pd.read_csv(small_csv)
+    order = ["knn", "rf", "svm"]  # the file's order is rf, svm, knn
+    means = table.groupby(["dataset", "learner"])["score"].mean().unstack()[order].to_numpy()
+    ranks = stats.rankdata(-means, axis=1).mean(axis=0)  # rank 1 = highest mean score
+    ref = stats.friedmanchisquare(*means.T)  # no ties: scipy's statistic is Demsar's
+    code, out, _ = _run(capsys, "rank", str(small_csv), "--learners", *order, "--format", "json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["learner"] for r in rows if "learner" in r] == order
+    assert [r["avg_rank"] for r in rows if "learner" in r] == pytest.approx(ranks, rel=1e-12)
+    (summary,) = [r for r in rows if "friedman_chi2" in r]
+    assert summary["friedman_chi2"] == pytest.approx(ref.statistic, rel=1e-12)
+    # two of the three: the same as ranking a file that holds only those learners
+    code, out, _ = _run(
+        capsys, "rank", str(small_csv), "--learners", "knn", "rf", "--format", "json"
+    )
+    only = tmp_path / "two.csv"
+    table[table["learner"].isin(["rf", "knn"])].to_csv(only, index=False)
+    _, direct, _ = _run(capsys, "rank", str(only), "--learners", "knn", "rf", "--format", "json")
+    assert code == 0 and json.loads(out) == json.loads(direct)
+    assert [r["learner"] for r in json.loads(out) if "learner" in r] == ["knn", "rf"]
+
+
 def test_compare_all_tests_on_small_csv(capsys, small_csv):
     code, out, err = _run(
         capsys,
@@ -233,6 +257,8 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["compare", "{pct}", "--a", "rf", "--b", "svm"], "--scale"),
         (["compare", "/nonexistent/file.csv", "--a", "rf", "--b", "svm"], "FILE"),
         (["rank", "{csv}", "--alpha", "2"], "alpha"),
+        (["rank", "{csv}", "--learners", "rf", "xgb"], "--learners: unknown learner 'xgb'"),
+        (["rank", "{csv}", "--learners", "rf", "rf"], "--learners: expected at least two"),
         (
             [
                 "compare",

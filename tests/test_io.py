@@ -17,6 +17,7 @@ from cvcompare.io import (
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
+    select_learners,
 )
 from cvcompare.stats.signed_rank import wilcoxon_test
 
@@ -134,6 +135,30 @@ def test_csv_scores_round_trip_and_differences(tmp_path):
     for i, d in enumerate(ds):
         for j, learner in enumerate(learners):
             assert scores[i, j] == pytest.approx(ref[(d, learner)])
+
+
+def test_select_learners_and_the_order_of_the_score_matrix(tmp_path):
+    rows = _tidy_rows() + [("knn", d, f, s - 0.05) for _, d, f, s in _tidy_rows()[::2]]
+    table = read_csv_scores(_csv(tmp_path, rows))
+    sub, chosen = select_learners(table, ["svm", "knn"])
+    assert chosen == ["svm", "knn"] and set(sub["learner"]) == {"svm", "knn"}
+    assert len(sub) == len(table) * 2 // 3
+    full, _, names = mean_score_matrix(table)
+    assert names == ["rf", "svm", "knn"]
+    scores, _, ordered = mean_score_matrix(sub, chosen)
+    assert ordered == chosen
+    np.testing.assert_array_equal(scores, full[:, [1, 2]])
+    assert select_learners(table)[1] == names
+    with pytest.raises(ValueError, match="order: expected the table's learners"):
+        mean_score_matrix(sub, ["svm", "rf"])
+    with pytest.raises(ValueError, match="order: expected"):
+        mean_score_matrix(sub, ["svm", "knn", "knn"])
+    with pytest.raises(ValueError, match="learners: unknown learner 'xgb'"):
+        select_learners(table, ["rf", "xgb"])
+    with pytest.raises(ValueError, match="learners: expected at least two different"):
+        select_learners(table, ["rf", "rf"])
+    with pytest.raises(TypeError, match="learners: expected a sequence"):
+        select_learners(table, "rf")
 
 
 def test_csv_percent_is_refused_as_fraction_and_converted_when_stated(tmp_path):

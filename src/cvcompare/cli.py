@@ -2,9 +2,9 @@
 
 cvcompare compare FILE --a A --b B compares two learners cross-validated on several data
 sets; --all-pairs compares every pair. cvcompare rank FILE runs the Friedman and Nemenyi
-tests on all learners, lists the significantly different pairs and can draw the
-critical-difference diagram. cvcompare report FILE -o DIR writes every test, with plots and
-decisions in words, as one HTML page and a Markdown twin.
+tests on all learners (or those of --learners), lists the significantly different pairs and
+can draw the critical-difference diagram. cvcompare report FILE -o DIR writes every test,
+with plots and decisions in words, as one HTML page and a Markdown twin.
 
 FILE is either a tidy CSV (columns learner, dataset, fold, score) or, for any other
 extension, the block format of baycomp's accuracies.txt (percentages).
@@ -50,6 +50,7 @@ from cvcompare.io import (
     read_accuracies,
     read_csv_scores,
     score_columns,
+    select_learners,
 )
 from cvcompare.io import (
     learners as io_learners,
@@ -321,10 +322,10 @@ def _compare(args: argparse.Namespace) -> list[Row]:
 
 def _rank(args: argparse.Namespace) -> list[Row]:
     table = _load(args.file, args.scale, args.duplicates, as_fraction=False)
-    learners = io_learners(table)
-    if len(learners) < 2:
-        raise _ArgumentError(f"FILE: ranking needs at least two learners, found {learners}")
-    scores, datasets, learners = mean_score_matrix(table)  # the folds must be paired
+    if args.learners is None and len(found := io_learners(table)) < 2:
+        raise _ArgumentError(f"FILE: ranking needs at least two learners, found {found}")
+    table, learners = select_learners(table, args.learners)
+    scores, datasets, _ = mean_score_matrix(table, learners)  # the folds must be paired
     hib = args.higher_is_better
     fried = friedman_test(
         scores, alpha=args.alpha, higher_is_better=hib, tie_correction=args.tie_correction
@@ -493,6 +494,18 @@ def _rope(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(str(error).removeprefix("rope: ")) from None
 
 
+def _add_learners(parser: _Parser, purpose: str) -> None:
+    """The option ``--learners NAME ...`` of ``parser``, helped by ``purpose``."""
+    parser.add_argument(
+        "--learners",
+        nargs="+",
+        action="extend",
+        metavar="NAME",
+        help=f"{purpose}; the option may be repeated, and a name starting with '-' is given "
+        "as --learners=NAME",
+    )
+
+
 def _build_parser() -> _Parser:
     parser = _Parser(
         prog="cvcompare",
@@ -589,8 +602,9 @@ def _build_parser() -> _Parser:
     cmp_.set_defaults(run=_compare)
 
     rank = sub.add_parser(
-        "rank", parents=[common], help="Friedman and Nemenyi tests on all learners"
+        "rank", parents=[common], help="Friedman and Nemenyi tests on all learners (or --learners)"
     )
+    _add_learners(rank, "learners to rank, in the order of the output (default: all of FILE)")
     rank.add_argument(
         "--cd-diagram", metavar="OUT", help="save the critical-difference diagram (PNG, PDF, ...)"
     )
@@ -616,14 +630,10 @@ def _build_parser() -> _Parser:
         help="directory for report.html, report.md and figures/ (a report already there "
         "is replaced)",
     )
-    rep.add_argument(
-        "--learners",
-        nargs="+",
-        action="extend",
-        metavar="NAME",
-        help="learners to compare, in this order (default: all of FILE); the first of each "
-        "pair is the first learner of its differences; the option may be repeated, and a "
-        "name starting with '-' is given as --learners=NAME",
+    _add_learners(
+        rep,
+        "learners to compare, in this order (default: all of FILE); the first of each pair is "
+        "the first learner of its differences",
     )
     rep.add_argument(
         "--no-hierarchical",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Literal
@@ -46,6 +47,7 @@ __all__ = [
     "read_accuracies",
     "read_csv_scores",
     "score_columns",
+    "select_learners",
 ]
 
 # column names of the two tidy tables: (learner, dataset, fold, score)
@@ -316,6 +318,48 @@ def check_learner(value: object, name: str, known: list[str]) -> None:
         raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
 
 
+def select_learners(
+    table: pd.DataFrame, chosen: Sequence[str] | None = None
+) -> tuple[pd.DataFrame, list[str]]:
+    """The learners to compare and the rows of the table that hold them.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
+    chosen : sequence of str, optional
+        At least two different learners of the table, in the order wanted; every learner by
+        default, in order of first appearance.
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        The rows of ``table`` whose learner is one of ``chosen``, in the table's order.
+    chosen : list of str
+        The learners, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If a learner is not in the table, or fewer than two different learners are chosen
+        (the argument is named ``learners`` in the message).
+    TypeError
+        If ``chosen`` is a single string.
+    """
+    column = score_columns(table)[0]
+    known = learners(table)
+    if isinstance(chosen, str):
+        raise TypeError(
+            f"learners: expected a sequence of learner names, got the string {chosen!r}"
+        )
+    chosen = known if chosen is None else list(chosen)
+    for name in chosen:
+        check_learner(name, "learners", known)
+    if len(chosen) < 2 or len(set(chosen)) != len(chosen):
+        raise ValueError(f"learners: expected at least two different learners, got {chosen}")
+    return table[table[column].isin(chosen)], chosen
+
+
 def fold_differences(
     table: pd.DataFrame, a: str, b: str, *, higher_is_better: bool = True
 ) -> tuple[np.ndarray, list[str]]:
@@ -430,13 +474,19 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     return np.where(means < 0, -size, size) + 0.0
 
 
-def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[str]]:
+def mean_score_matrix(
+    table: pd.DataFrame, order: Sequence[str] | None = None
+) -> tuple[np.ndarray, list[str], list[str]]:
     """Mean score over the folds of every learner on every data set.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
+        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores` (or its rows
+        of some learners, from :func:`select_learners`).
+    order : sequence of str, optional
+        The table's learners in the order of the columns; by default in order of first
+        appearance.
 
     Returns
     -------
@@ -445,15 +495,17 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
         input of :func:`cvcompare.stats.friedman_test`. Sums are exactly rounded
         (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie.
     datasets, learners : list of str
-        Row and column labels, in the order of first appearance in the table.
+        Row and column labels: data sets in the order of first appearance in the table,
+        learners in ``order``.
 
     Raises
     ------
     ValueError
         If some learner has no result on some data set, or lacks a fold that another
-        learner has on it (the means would then be over different folds); if the table is
-        empty, a score is not finite, a label is empty, or a (learner, dataset, fold)
-        appears twice (it would be averaged in).
+        learner has on it (the means would then be over different folds); if ``order`` is
+        not the table's learners, each once; if the table is empty, a score is not finite,
+        a label is empty, or a (learner, dataset, fold) appears twice (it would be averaged
+        in).
     TypeError
         If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
     """
@@ -463,6 +515,10 @@ def mean_score_matrix(table: pd.DataFrame) -> tuple[np.ndarray, list[str], list[
     # for the rank tests) whatever the order of the folds
     means = (groups.agg(math.fsum) / groups.size()).unstack(learner_col)
     names = learners(table)
+    if order is not None:
+        if sorted(order) != sorted(names):
+            raise ValueError(f"order: expected the table's learners {names}, got {list(order)}")
+        names = list(order)
     datasets = list(dict.fromkeys(table["dataset"]))
     means = means.reindex(index=datasets, columns=names)
     if means.isna().any().any():

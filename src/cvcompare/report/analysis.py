@@ -43,13 +43,12 @@ from cvcompare._validation import (
 from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
 from cvcompare.hierarchical.priors import has_scale
 from cvcompare.io import (
-    check_learner,
     fold_differences,
     mean_differences,
     mean_score_matrix,
     score_columns,
+    select_learners,
 )
-from cvcompare.io import learners as learners_of
 from cvcompare.seeding import replication_seed_sequence
 from cvcompare.stats import (
     CorrelatedTPosterior,
@@ -489,24 +488,14 @@ def compare_learners(
     TypeError
         If ``table`` is not a DataFrame, ``learners`` a single string, or a flag not a bool.
     """
-    column, score = score_columns(table)
-    known = learners_of(table)
-    if isinstance(learners, str):
-        raise TypeError(
-            f"learners: expected a sequence of learner names, got the string {learners!r}"
-        )
-    chosen = known if learners is None else list(learners)
-    for name in chosen:
-        check_learner(name, "learners", known)
-    if len(chosen) < 2 or len(set(chosen)) != len(chosen):
-        raise ValueError(f"learners: expected at least two different learners, got {chosen}")
+    sub, chosen = select_learners(table, learners)
     for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):
         if not isinstance(value, bool):
             raise TypeError(f"{flag}: expected True or False, got {value!r}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress: expected True, False or None, got {progress!r}")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    sub = table[table[column].isin(chosen)]
+    score = score_columns(table)[1]
     scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
     check_score_scale(scores, f"table: column {score!r}", scale)
     # the first pair's folds are paired before their number sets the default rho (the
@@ -537,9 +526,8 @@ def compare_learners(
         pairs = _fit_hierarchical(pairs, settings, progress)
     pairs = _with_holm(pairs)
     friedman = friedman_ties = nemenyi = None
-    scores, datasets, names = mean_score_matrix(sub)
+    scores, datasets, _ = mean_score_matrix(sub, chosen)
     if len(chosen) >= 3 and len(datasets) >= 2:
-        scores = scores[:, [names.index(n) for n in chosen]]
         ranking = {"alpha": settings.alpha, "higher_is_better": higher_is_better}
         friedman = friedman_test(scores, **ranking)
         if friedman.tied_datasets:
