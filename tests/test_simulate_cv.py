@@ -68,7 +68,9 @@ def test_estimator_path_pairs_folds_and_reports_sizes():
     )
     assert np.array_equal(res.acc_a, res.acc_b)  # same deterministic learner, same folds
     assert res.diffs.shape == (1, 10) and np.all(res.diffs == 0)
-    assert np.all(res.n_test + res.n_train == 53)
+    assert np.all(res.n_total == 53)
+    # the test folds of each run cover the data set once
+    assert np.all(res.n_test.reshape(2, 5).sum(axis=1) == 53)
     assert np.allclose(res.rho, 1 / 5)
 
 

@@ -63,11 +63,6 @@ class PairedCVResult:
         return self.acc_a - self.acc_b
 
     @property
-    def n_train(self) -> np.ndarray:
-        """``(q, m*k)`` training-fold sizes."""
-        return self.n_total[:, None] - self.n_test
-
-    @property
     def rho(self) -> np.ndarray:
         """``(q,)`` mean test-fold size over data set size; exactly ``1/k`` for k-fold CV."""
         return self.n_test.mean(axis=1) / self.n_total
