@@ -116,9 +116,10 @@ def _at_text(claim: Mapping[str, Any]) -> str:
     return text
 
 
-def _points_text(labels: list[str], shown: int = 3) -> str:
-    """Grid point labels as text, the first ``shown`` of a longer list and how many more
+def _points_text(labels: list[str]) -> str:
+    """Grid point labels as text, the first three of a longer list and how many more
     (a claim over a whole curve misses dozens of points at a fidelity running part of it)."""
+    shown = 3
     texts = [f"({point_text(label)})" for label in labels]
     if len(texts) <= shown + 1:
         return ", ".join(texts)

@@ -34,9 +34,9 @@ BUILD_DURATION = "about 2 minutes, up to 5 on a busy machine"
 STANC_OPTIMISATION = "O1"
 
 
-def program_code(name: str = "hierarchical.stan") -> str:
-    """Text of a Stan program shipped with the package."""
-    return resources.files("cvcompare.hierarchical").joinpath(name).read_text()
+def program_code() -> str:
+    """Text of the package's Stan program, ``hierarchical.stan``."""
+    return resources.files("cvcompare.hierarchical").joinpath("hierarchical.stan").read_text()
 
 
 def cache_directory() -> Path:

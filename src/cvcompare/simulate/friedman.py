@@ -129,13 +129,14 @@ def _regression_sample(
 
 
 @functools.cache
-def friedman_median(function: int, *, n: int = 10_000, seed: int = MEDIAN_SEED) -> float:
-    """The class threshold of a function: the median of ``y`` over ``n`` instances.
+def friedman_median(function: int) -> float:
+    """The class threshold of a function: the median of ``y`` over 10,000 instances.
 
-    Uses the function's original noise sd and a fixed seed, so it is computed once.
+    Uses the function's original noise sd and the fixed seed :data:`MEDIAN_SEED`, so it is
+    computed once.
     """
-    gen = np.random.default_rng(seed)
-    _, y = _regression_sample(gen, n, function, _ORIGINAL_NOISE[function])
+    gen = np.random.default_rng(MEDIAN_SEED)
+    _, y = _regression_sample(gen, 10_000, function, _ORIGINAL_NOISE[function])
     return float(np.median(y))
 
 
