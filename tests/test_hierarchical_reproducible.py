@@ -28,7 +28,7 @@ FIELDS = ("delta0", "sigma0", "nu", "delta", "sigma")
 
 @pytest.fixture(scope="module")
 def x():
-    # heavy-tailed deltas (Cauchy), where the fits of the old build differed most often
+    # heavy-tailed deltas (Cauchy): where a build that is not reproducible differs most often
     return h_scenario(20, 0.01, np.random.default_rng(16), n=30)
 
 

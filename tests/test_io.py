@@ -322,9 +322,9 @@ def test_real_file_zero_mean_differences_are_exact():
 
 
 def test_tables_built_in_code_are_checked_like_files(tmp_path):
-    # a DataFrame made by hand, not read by read_csv_scores: a repeated row used to be
-    # averaged into the means (mean_score_matrix) or to fail in pandas' words
-    # (fold_differences); text, booleans and NaN as scores, and empty labels, are refused
+    # a DataFrame made by hand, not read by read_csv_scores: a repeated row is refused
+    # (rather than averaged into the means by mean_score_matrix, or failing in pandas' words
+    # in fold_differences); text, booleans and NaN as scores, and empty labels, are refused
     table = read_csv_scores(_csv(tmp_path, _tidy_rows()))
     calls = (lambda t: fold_differences(t, "rf", "svm"), mean_score_matrix)
     repeated = pd.concat([table, table.iloc[:1]], ignore_index=True)
