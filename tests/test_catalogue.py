@@ -60,3 +60,24 @@ def test_the_building_blocks_page_lists_everything_a_file_can_name():
             assert f"| `{name}` | " in page
     # every metric kind and generator has a description (no empty cells or paragraphs)
     assert "|  |" not in page and "\n\n\n" not in page
+
+
+def test_a_scenario_of_ones_own_needs_no_paper_and_is_listed_last(tmp_path):
+    import shutil
+
+    import yaml
+
+    schema = ROOT / "workflow" / "schemas" / "experiment.schema.yaml"
+    for name in ("P-F2a.yaml", "W-F1.yaml"):
+        shutil.copy(ROOT / "config" / "experiments" / name, tmp_path / name)
+    raw = yaml.safe_load((tmp_path / "P-F2a.yaml").read_text())
+    for key in ("source", "paper_numbers"):
+        raw.pop(key)
+    raw["id"] = "A-mine"  # sorts first by name
+    (tmp_path / "A-mine.yaml").write_text(yaml.safe_dump(raw))
+    specs = load_all(tmp_path, schema)
+    assert [s.id for s in specs] == ["P-F2a", "W-F1", "A-mine"]
+    page = targets_markdown(specs)
+    assert "| [A-mine](#a-mine) | own scenario | " in page
+    assert "## A-mine\n\n**" in page and "- Source: own scenario.\n" in page
+    assert page.count("\n- Corani & Benavoli (2015)") == 1

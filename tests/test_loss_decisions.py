@@ -370,3 +370,39 @@ def test_w_f2_runs_end_to_end_at_smoke_fidelity(tmp_path):
     long = pivot_table(agg, spec.table, {"delta": spec.grid[0].values, "l1": spec.grid[1].values})
     header = "| metric | test | delta | l1 = 1 | l1 = 19 |"
     assert header in table_markdown(long, spec.table, spec.title)
+
+
+def test_the_loss_panels_are_figure_settings_checked_against_the_grid():
+    from cvcompare.plots.figures import FIGURES
+
+    raw = load_yaml(ROOT / "config" / "experiments" / "W-F2.yaml")
+    assert raw["figure"]["settings"] == {"losses": [4, 19]}
+    for key in ("paper_numbers", "table"):  # they name values of l1 too
+        raw.pop(key)
+
+    def load(edit):
+        bad = copy.deepcopy(raw)
+        edit(bad)
+        return ExperimentSpec.from_mapping(bad, schema=SCHEMA, what="W-F2.yaml")
+
+    def grid(values, smoke):
+        return lambda r: r["grid"][1].update(values=values, by_fidelity={"smoke": smoke})
+
+    refused = [
+        # other losses on the grid, the figure's default left: refused before any job runs
+        (lambda r: (grid([2, 9], [2])(r), r["figure"].pop("settings")), r"\[4, 19\] are not"),
+        (lambda r: r["figure"]["settings"].update(losses=[4, 5]), r"\[5\] are not values"),
+        (lambda r: r["figure"]["settings"].update(losses=[]), "a non-empty list"),
+        (lambda r: r["figure"]["settings"].update(losses=4), "a non-empty list"),
+        (lambda r: r["figure"]["settings"].update(loses=[4]), r"no setting \['loses'\]"),
+        (lambda r: r["figure"]["settings"].update(losses=[4]), "the smoke fidelity runs none"),
+    ]
+    for edit, message in refused:
+        with pytest.raises(SpecError, match=message) as info:
+            load(edit)
+        assert str(info.value).startswith("W-F2.yaml: figure.settings")
+    # a grid of other losses draws them when the file says so
+    spec = load(lambda r: (grid([2, 9], [2])(r), r["figure"].update(settings={"losses": [9, 2]})))
+    agg = _fake_w_f2_aggregate(spec, np.random.default_rng(1))
+    fig = FIGURES["figure_w_f2"](agg, title=spec.title, **spec.figure["settings"])
+    assert [ax.get_title().split("= ")[1].split(" ")[0] for ax in fig.axes] == ["9", "2"]

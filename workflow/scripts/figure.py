@@ -20,7 +20,7 @@ table = pd.read_csv(snakemake.input.aggregate)  # noqa: F821
 extra = {}
 if "data" in snakemake.input.keys():  # noqa: F821
     extra["data"] = pd.read_parquet(snakemake.input.data)  # noqa: F821
-fig = FIGURES[name](table, title=spec.title, **extra)
+fig = FIGURES[name](table, title=spec.title, **extra, **spec.figure.get("settings", {}))
 # No creation date or software version in the files: the same figure gives the same bytes.
 metadata = {"pdf": {"CreationDate": None, "Producer": None}, "png": {"Software": None}}
 for key in ("pdf", "png"):

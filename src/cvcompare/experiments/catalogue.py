@@ -31,11 +31,20 @@ PAPERS = {
 }
 
 
+#: What the catalogue says of an experiment without a ``source``: a scenario of one's own.
+OWN_SCENARIO = "own scenario"
+
+
 def load_all(directory: str | Path, schema: str | Path) -> list[ExperimentSpec]:
-    """Load every experiment file of a directory, ordered by paper then id."""
+    """Load every experiment file of a directory, ordered by paper then id (experiments
+    without a paper last)."""
     schema_doc = load_yaml(schema)
     specs = [load_experiment(p, schema=schema_doc) for p in sorted(Path(directory).glob("*.yaml"))]
-    return sorted(specs, key=lambda s: (list(PAPERS).index(s.source["paper"]), s.id))
+    order = list(PAPERS)
+    return sorted(
+        specs,
+        key=lambda s: (order.index(s.source["paper"]) if s.source else len(order), s.id),
+    )
 
 
 def _grid(spec: ExperimentSpec) -> str:
@@ -91,7 +100,8 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
         "Papers:",
         "",
     ]
-    lines += [f"- {PAPERS[p]}" for p in dict.fromkeys(spec.source["paper"] for spec in specs)]
+    papers = dict.fromkeys(spec.source["paper"] for spec in specs if spec.source)
+    lines += [f"- {PAPERS[p]}" for p in papers]
     lines += [
         "",
         "| target | paper item | title | outputs | paper numbers |",
@@ -99,19 +109,20 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
     ]
     for spec in specs:
         lines.append(
-            f"| [{spec.id}](#{spec.id.lower()}) | {spec.source['item']} | {spec.title} | "
+            f"| [{spec.id}](#{spec.id.lower()}) | {spec.source.get('item', OWN_SCENARIO)} | "
+            f"{spec.title} | "
             f"{_outputs(spec)} | {len(spec.paper_numbers)} |"
         )
     for spec in specs:
         src = spec.source
-        where = ", ".join(x for x in (src["item"], src.get("section", "")) if x)
+        where = ", ".join(x for x in (src.get("item"), src.get("section")) if x)
         lines += [
             "",
             f"## {spec.id}",
             "",
             f"**{spec.title}**",
             "",
-            f"- Source: {PAPERS[src['paper']]}; {where}.",
+            f"- Source: {PAPERS[src['paper']]}; {where}." if src else f"- Source: {OWN_SCENARIO}.",
             f"- Computed: {_what(spec)}.",
             f"- Grid: {_grid(spec)}.",
             f"- Outputs: {_outputs(spec)}.",

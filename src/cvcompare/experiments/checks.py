@@ -8,8 +8,9 @@ with a message that names the place in the file and what was expected, and ``fai
 
 from __future__ import annotations
 
+import inspect
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -383,16 +384,29 @@ def _check_table_cells(
 def _check_figure(
     spec: ExperimentSpec, fail: Callable[[str], None], metrics: dict[str, set[str]]
 ) -> None:
-    """The figure function exists, and the metrics (with their tests) and grid axes it
-    declares it reads are the experiment's."""
+    """The figure function exists and takes the settings given, and the metrics (with their
+    tests), grid axes and axis values it declares it reads are the experiment's."""
     from cvcompare.plots.figures import FIGURES, READS
 
     name = spec.figure["function"]
     if name not in FIGURES:
         fail(f"figure.function: unknown figure {name!r}; known: {sorted(FIGURES)}")
+    parameters = inspect.signature(FIGURES[name]).parameters
+    takes = sorted(
+        key
+        for key, par in parameters.items()
+        if par.kind is inspect.Parameter.KEYWORD_ONLY and key not in ("title", "data")
+    )
+    settings = spec.figure.get("settings", {})
+    unknown = [key for key in settings if key not in takes]
+    if unknown:
+        fail(f"figure.settings: {name} takes no setting {unknown}; it takes {takes}")
     reads = READS.get(name)
     if reads is None:
         return
+    for key, axis in reads.picks.items():
+        picked = settings.get(key, parameters[key].default)
+        _check_picked(spec, fail, f"figure.settings.{key}", picked, axis)
     for metric, tests in reads.metrics.items():
         if metric not in metrics:
             fail(
@@ -420,6 +434,29 @@ def _check_figure(
                 f"figure.function: {name} labels its curves for {path} = {value}, but "
                 f"this file has {path} = {shown}; keep {value}, or show these results in "
                 "a `table` only"
+            )
+
+
+def _check_picked(
+    spec: ExperimentSpec, fail: Callable[[str], None], where: str, picked: object, axis: str
+) -> None:
+    """The values of the grid axis ``axis`` that a figure setting picks are on the axis, and
+    every fidelity runs at least one of them."""
+    grid = {a.name: a for a in spec.grid}
+    if axis not in grid:
+        return  # reported with the axes the figure draws against
+    if isinstance(picked, (str, bytes)) or not isinstance(picked, Sequence) or not picked:
+        fail(f"{where}: expected a non-empty list of values of the grid axis {axis}")
+    values = grid[axis].values
+    off = [v for v in picked if not any(_same_value(v, w) for w in values)]
+    if off:
+        fail(f"{where}: {off} are not values of the grid axis {axis} {list(values)}")
+    for fidelity in FIDELITIES:
+        run = grid[axis].values_at(fidelity)
+        if not any(_same_value(v, w) for v in picked for w in run):
+            fail(
+                f"{where}: the {fidelity} fidelity runs none of {list(picked)} (it runs "
+                f"{axis} = {list(run)}); draw at least one value it runs"
             )
 
 

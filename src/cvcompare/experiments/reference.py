@@ -158,7 +158,8 @@ def _figures() -> list[str]:
         "Figure functions (`figure.function`)",
         "Each draws one figure of a paper, with that figure's axes, series and labels; an "
         "experiment file that names one must define the metrics (for the tests) and grid "
-        "axes it reads, and have the settings its labels state.",
+        "axes it reads, and have the settings its labels state; `figure.settings` gives "
+        "the function's keyword settings.",
         ("function", "what it draws", "reads"),
     )
     for name, fn in sorted(FIGURES.items()):
@@ -174,6 +175,12 @@ def _figures() -> list[str]:
             if reads.states:
                 stated = ", ".join(f"`{k} = {v}`" for k, v in reads.states.items())
                 what += f"; its labels state {stated}"
+            for key, axis in reads.picks.items():
+                default = inspect.signature(fn).parameters[key].default
+                what += (
+                    f"; `figure.settings.{key}`: the values of `{axis}` drawn, one panel each "
+                    f"(default {list(default)})"
+                )
         lines.append(f"| `{name}` | {_summary(fn)} | {what} |")
     return [*lines, ""]
 

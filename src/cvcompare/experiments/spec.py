@@ -370,7 +370,7 @@ class ExperimentSpec:
             id=raw["id"],
             title=raw["title"],
             kind=raw.get("kind", "simulation"),
-            source=dict(raw["source"]),
+            source=dict(raw.get("source", {})),
             scenario=copy.deepcopy(dict(raw.get("scenario", {}))),
             analysis=analysis,
             grid=grid,

@@ -1,14 +1,15 @@
 """The registry of figure functions and the helpers they share.
 
-A figure function ``fn(aggregate, *, title, data=None) -> Figure`` reads the tidy aggregate
-table of an experiment (:func:`cvcompare.experiments.metrics.aggregate` or
+A figure function ``fn(aggregate, *, title, data=None, **settings) -> Figure`` reads the
+tidy aggregate table of an experiment (:func:`cvcompare.experiments.metrics.aggregate` or
 :func:`cvcompare.experiments.analyses.run_analysis`: columns ``point``, the grid columns,
 ``test``, ``metric``, ``value``, ``se``, ``n``, ``uncertainty``) and, for an analysis, its
 figure data; it computes no statistics. It returns a :class:`matplotlib.figure.Figure` (no
 global pyplot state). Functions register themselves with :func:`register_figure`; an
-experiment file names one in ``figure.function``. A function drawn from a simulation's
-aggregate table declares what it reads (:class:`FigureReads`), so that loading an
-experiment file checks that its metrics and grid provide it before any job runs.
+experiment file names one in ``figure.function`` and may give its keyword settings in
+``figure.settings``. A function drawn from a simulation's aggregate table declares what it
+reads (:class:`FigureReads`), so that loading an experiment file checks that its metrics,
+grid and figure settings provide it before any job runs.
 """
 
 from __future__ import annotations
@@ -51,11 +52,16 @@ class FigureReads:
         What its labels state about the settings, ``"<test or metric id>.<key>": value``
         (e.g. ``"signed_rank.alpha": 0.05``): an experiment file drawing it must have the
         same, or the labels would be wrong.
+    picks : mapping of str to str
+        Its keyword settings that pick values of a grid axis to draw (``{"losses": "l1"}``:
+        one panel per value of ``l1`` in ``losses``): the values given in the file's
+        ``figure.settings``, or the function's defaults, must be on that axis.
     """
 
     metrics: Mapping[str, tuple[str, ...]]
     axes: tuple[str, ...] = ()
     states: Mapping[str, Any] = field(default_factory=dict)
+    picks: Mapping[str, str] = field(default_factory=dict)
 
 
 #: What each figure function that declares it reads, by function name.
@@ -83,12 +89,13 @@ def series_reads(
     series: Sequence[tuple[Any, ...]],
     axes: Sequence[str],
     states: Mapping[str, Any] | None = None,
+    picks: Mapping[str, str] | None = None,
 ) -> FigureReads:
     """:class:`FigureReads` of curves given as ``(metric, test, ...)`` tuples."""
     metrics: dict[str, tuple[str, ...]] = {}
     for metric, test, *_ in series:
         metrics[metric] = (*metrics.get(metric, ()), test)
-    return FigureReads(metrics, tuple(axes), dict(states or {}))
+    return FigureReads(metrics, tuple(axes), dict(states or {}), dict(picks or {}))
 
 
 def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFrame:

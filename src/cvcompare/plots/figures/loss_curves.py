@@ -9,6 +9,7 @@ Wilcoxon signed-rank test based on the Dirichlet process. ICML, Sec. 4, Fig. 2.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -33,10 +34,15 @@ _SERIES = (
 
 
 @register_figure(
-    reads=series_reads(_SERIES, ["delta", "l1"], {"dp.l0": 1.0, "wilcoxon.l0": 1.0, "idp.l0": 1.0})
+    reads=series_reads(
+        _SERIES,
+        ["delta", "l1"],
+        {"dp.l0": 1.0, "wilcoxon.l0": 1.0, "idp.l0": 1.0},
+        picks={"losses": "l1"},
+    )
 )
 def figure_w_f2(
-    aggregate: pd.DataFrame, *, title: str | None = None, losses: tuple[int, ...] = (4, 19)
+    aggregate: pd.DataFrame, *, title: str | None = None, losses: Sequence[int] = (4, 19)
 ) -> Figure:
     """Loss of the three signed-rank tests and the IDP's indeterminacy against Delta (W-F2).
 
@@ -48,9 +54,10 @@ def figure_w_f2(
         ``idp``).
     title : str, optional
         Figure title.
-    losses : tuple of int
+    losses : sequence of int
         The values of ``l1`` drawn, one panel each (the paper: 4 left, 19 right); those
-        absent from the table are skipped.
+        absent from the table (a fidelity that runs part of the grid) are skipped. An
+        experiment file sets them in ``figure.settings``.
 
     Returns
     -------
