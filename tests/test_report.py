@@ -619,6 +619,20 @@ def test_identical_learners_skip_only_the_hierarchical_model():
     assert f"Hierarchical model: {pair.hierarchical_skipped}" in md
 
 
+def test_learners_equivalent_on_every_one_of_many_data_sets_get_a_report():
+    # 120 data sets, all in the rope: the Bayesian sign test's P(rope) is 1 (its quadrature
+    # once gave 1 + 4e-15, which the simplex plot refused, so no report was written)
+    gen = np.random.default_rng(5)
+    table = _table(q=120, learners=(("rf", 0.0), ("svm", 0.0005)))
+    table["score"] += gen.normal(0, 1e-4, len(table))
+    results = compare_learners(table, learners=["rf", "svm"], hierarchical=False, n_samples=N)
+    (pair,) = results.pairs
+    assert pair.bayes_sign.counts == (0, 120, 0)
+    assert all(0.0 <= p <= 1.0 for p in pair.bayes_sign.probs())
+    md = build_report(results).markdown
+    assert "Bayesian sign test: rf and svm are practically equivalent: probability 1.000" in md
+
+
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
 def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monkeypatch):
     pytest.importorskip("httpstan")

@@ -50,6 +50,19 @@ def test_dirichlet_max_probs_two_components_closed_form():
         assert p2 == pytest.approx(1 - p1, abs=1e-12)
 
 
+@pytest.mark.parametrize("q", [100, 120, 399, 1000])
+@pytest.mark.parametrize("region", [0, 1, 2])
+def test_dirichlet_max_probs_stay_probabilities_when_one_region_holds_every_data_set(q, region):
+    # every data set in one region (e.g. two learners equivalent everywhere): the quadrature
+    # of the dominant component overshot 1 by about 1e-13, which plots and readers refuse
+    alpha = [1e-4, 1e-4, 1e-4]
+    alpha[1] += 1.0  # the prior's pseudo-observation in the rope
+    alpha[region] += q
+    got = dirichlet_max_probs(alpha)
+    assert all(0.0 <= p <= 1.0 for p in got)
+    assert got[region] == pytest.approx(1.0, abs=1e-12)
+
+
 def test_sign_test_counts_and_baycomp_prior():
     x = [-0.05, -0.01, 0.0, 0.005, 0.01, 0.02, 0.03]
     post = bayesian_sign_test(x, rope=(-0.01, 0.01), rng=1)
