@@ -195,6 +195,26 @@ def test_csv_errors_name_the_problem(tmp_path):
         )
 
 
+def test_csv_learner_and_data_set_names_are_kept_as_written(tmp_path):
+    # names that look like numbers or like pandas' missing-value words are names: "001" was
+    # read as 1 (so "2.5" and "2.50" were refused as one data set repeated) and "NA" as empty
+    rows = [
+        (learner, dataset, f, 0.7 + 0.01 * f + 0.02 * (learner == "1.0"))
+        for dataset in ("001", "2.5", "2.50", "NA")
+        for learner in ("1.0", "1", "None")
+        for f in range(3)
+    ]
+    table = read_csv_scores(_csv(tmp_path, rows))
+    x, datasets = fold_differences(table, "1.0", "None")
+    assert datasets == ["001", "2.5", "2.50", "NA"]
+    np.testing.assert_allclose(x, 0.02, atol=1e-12)
+    assert list(dict.fromkeys(table["learner"])) == ["1.0", "1", "None"]
+    with pytest.raises(ValueError, match="learner, dataset and fold must not be empty"):
+        read_csv_scores(_csv(tmp_path, rows + [("", "001", 0, 0.5)]))
+    with pytest.raises(ValueError, match="got 'NA' in data row 37"):
+        read_csv_scores(_csv(tmp_path, rows + [("2", "001", 0, "NA")]))
+
+
 def test_folds_numbered_across_data_sets_pair_as_numbered_within_them(tmp_path):
     rows = _tidy_rows()
     table = read_csv_scores(_csv(tmp_path, rows))

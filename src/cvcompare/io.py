@@ -207,6 +207,8 @@ def read_csv_scores(
         A CSV file with a header and the columns ``learner``, ``dataset``, ``fold`` and
         ``score`` (other columns are ignored). Every (learner, dataset, fold) appears once;
         the folds of a data set are paired across learners by their ``fold`` label.
+        Learner and data set names are kept as written (``001`` is not the number 1, and
+        ``NA`` is a name, not a missing value); an empty cell is missing.
     scale : {"fraction", "percent", "raw"}
         Scale of the scores: accuracy-like fractions in [0, 1] (values outside are refused:
         pass ``scale="percent"`` for percentages), percentages, which are divided by 100 (a
@@ -226,7 +228,14 @@ def read_csv_scores(
         scores on a scale other than ``scale``.
     """
     try:
-        table = pd.read_csv(path)
+        # learner and data set names are read as written: "001" stays "001" (not 1), and
+        # "NA" or "None" are names; only an empty cell is missing
+        table = pd.read_csv(
+            path,
+            dtype={"learner": str, "dataset": str},
+            keep_default_na=False,
+            na_values={column: [""] for column in _SCORE_COLUMNS},
+        )
     except pd.errors.EmptyDataError:
         raise ValueError(
             f"{path}: the file is empty; expected a header {','.join(_SCORE_COLUMNS)} and a row "
