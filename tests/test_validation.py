@@ -46,6 +46,14 @@ def test_check_scale_refuses_percent_unless_stated():
         check_scale(arr, "acc", scale="permille")
 
 
+def test_check_scale_names_raw_for_scores_that_are_not_accuracies():
+    # RMSE differences beyond 1 are not percentages: dividing them by 100 while the rope
+    # stays in the score's unit would widen the rope a hundredfold, so the message names
+    # scale='raw' beside scale='percent'
+    with pytest.raises(ValueError, match=r"scale='percent', .* pass scale='raw'$"):
+        check_scale(np.array([1.5, -2.0]), "x")
+
+
 @pytest.mark.parametrize("bad", [0.01, (0.01, -0.01), (0.01, 0.02), (np.inf, 1), "ab", (1, 2, 3)])
 def test_check_rope_refuses_non_intervals(bad):
     with pytest.raises(ValueError, match="rope"):

@@ -196,7 +196,8 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
             raise ValueError(
                 f"{name}: values must be fractions in [-1, 1] (accuracies or their "
                 f"differences), found max |value| = {np.max(np.abs(arr)):g}; if these are "
-                "percentages pass scale='percent'"
+                "percentages pass scale='percent', if they are of a score that is not an "
+                "accuracy (AUC, F1, RMSE, log-loss, ...) pass scale='raw'"
             )
         return arr
     if scale == "percent":
