@@ -215,6 +215,25 @@ def test_csv_learner_and_data_set_names_are_kept_as_written(tmp_path):
         read_csv_scores(_csv(tmp_path, rows + [("2", "001", 0, "NA")]))
 
 
+def test_folds_numbered_within_each_run_are_refused_saying_how_to_number_them(tmp_path):
+    # 2 runs x 3 folds with a run column, folds 0-2 in each run: the run column is not read,
+    # so the message says how fold must be numbered and that the run column is ignored
+    rows = [
+        f"{learner},iris,{run},{fold},0.8"
+        for learner in ("rf", "svm")
+        for run in range(2)
+        for fold in range(3)
+    ]
+    path = tmp_path / "runs.csv"
+    path.write_text("learner,dataset,run,fold,score\n" + "\n".join(rows) + "\n")
+    with pytest.raises(
+        ValueError,
+        match=r"\(rf, iris, 0\) appears more than once; fold must label each fold result of a "
+        r"data set once \(.*0 to m k - 1\); the other column\(s\) \['run'\] are ignored$",
+    ):
+        read_csv_scores(path)
+
+
 def test_folds_numbered_across_data_sets_pair_as_numbered_within_them(tmp_path):
     rows = _tidy_rows()
     table = read_csv_scores(_csv(tmp_path, rows))

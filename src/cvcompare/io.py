@@ -247,6 +247,7 @@ def read_csv_scores(
             f"{path}: missing column(s) {missing}; expected {list(_SCORE_COLUMNS)}, "
             f"found {list(table.columns)}"
         )
+    ignored = [c for c in table.columns if c not in _SCORE_COLUMNS]
     table = table[list(_SCORE_COLUMNS)].copy()
     if table.empty:
         raise ValueError(f"{path}: no rows")
@@ -266,9 +267,12 @@ def read_csv_scores(
     dup = table.duplicated(["learner", "dataset", "fold"])
     if dup.any():
         row = table[dup].iloc[0]
+        also = f"; the other column(s) {ignored} are ignored" if ignored else ""
         raise ValueError(
             f"{path}: (learner, dataset, fold) = ({row['learner']}, {row['dataset']}, "
-            f"{row['fold']}) appears more than once"
+            f"{row['fold']}) appears more than once; fold must label each fold result of a "
+            f"data set once (number the folds of m runs of k-fold cross-validation 0 to "
+            f"m k - 1){also}"
         )
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     check_score_scale(scores, f"{path}: column 'score'", scale)
