@@ -19,6 +19,7 @@ from cvcompare.io import (
     read_csv_scores,
     select_learners,
 )
+from cvcompare.stats import friedman_test
 from cvcompare.stats.signed_rank import wilcoxon_test
 
 
@@ -247,6 +248,23 @@ def test_folds_numbered_across_data_sets_pair_as_numbered_within_them(tmp_path):
     y, same = fold_differences(running, learners[0], learners[1])
     np.testing.assert_array_equal(x, y)
     assert names == same
+
+
+def test_mean_score_matrix_ties_equal_totals_of_correct_predictions(tmp_path):
+    # 67 of 80 test cases right for both, over different folds of 20: the exactly rounded
+    # means of the accuracies were 0.8375 and 0.8374999999999999, so the Friedman test
+    # ranked a tie as a win
+    correct = {"rf": (13, 18, 17, 19), "svm": (12, 19, 17, 19), "knn": (10, 10, 10, 10)}
+    rows = [(lrn, d, f, k / 20) for d in ("iris", "wine") for lrn, ks in correct.items()
+            for f, k in enumerate(ks)]  # fmt: skip
+    scores, _, learners = mean_score_matrix(read_csv_scores(_csv(tmp_path, rows)))
+    assert learners == ["rf", "svm", "knn"]
+    assert np.all(scores[:, 0] == scores[:, 1]) and scores[0, 0] == pytest.approx(0.8375)
+    assert friedman_test(scores).avg_ranks.tolist() == [1.5, 1.5, 3.0]
+    # means apart by far more than rounding stay apart
+    rows += [("ada", d, f, 0.8375 + 1e-9 * (f == 0)) for d in ("iris", "wine") for f in range(4)]
+    scores, _, _ = mean_score_matrix(read_csv_scores(_csv(tmp_path, rows)))
+    assert np.all(scores[:, 3] > scores[:, 0])
 
 
 def test_mean_score_matrix_refuses_unpaired_folds(tmp_path):

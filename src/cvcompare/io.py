@@ -506,7 +506,12 @@ def mean_score_matrix(
     scores : numpy.ndarray, shape (N, k)
         Mean score of each of ``k`` learners (columns) on each of ``N`` data sets (rows), the
         input of :func:`cvcompare.stats.friedman_test`. Sums are exactly rounded
-        (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie.
+        (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie; and
+        means of a data set within the rounding tolerance of :func:`mean_differences`
+        (``4 (n + 2) eps s``, ``n`` folds, ``s`` the largest magnitude of the scores, at
+        least 1) of the smallest of their group are set equal to it, so that accuracies
+        with equal totals of correct predictions over different folds (``153/200`` as
+        ``0.765`` and as ``0.7649999999999999``) tie.
     datasets, learners : list of str
         Row and column labels: data sets in the order of first appearance in the table,
         learners in ``order``.
@@ -548,4 +553,22 @@ def mean_score_matrix(
             f"table: learner {missing!r} has no score for fold {fold!r} of data set "
             f"{dataset!r}, which other learners have; the folds must be paired"
         )
-    return means.to_numpy(dtype=float), datasets, names
+    values = means.to_numpy(dtype=float)
+    size = max(1.0, float(np.abs(table[score_col].to_numpy(dtype=float)).max()))
+    tolerance = 4 * (int(groups.size().max()) + 2) * np.finfo(float).eps * size
+    return np.array([_tie_close(row, tolerance) for row in values]), datasets, names
+
+
+def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:
+    """``values`` with those within ``tolerance`` of the smallest of their group set equal
+    to it; a group starts wherever a value exceeds the group's smallest by more than the
+    tolerance (as the magnitudes in :func:`mean_differences`)."""
+    order = np.argsort(values, kind="stable")
+    ranked = values[order]
+    tied = ranked.copy()
+    for i in range(1, ranked.size):
+        if ranked[i] - tied[i - 1] <= tolerance:
+            tied[i] = tied[i - 1]
+    out = np.empty_like(values)
+    out[order] = tied
+    return out
