@@ -476,14 +476,7 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     size_of_scores = max(1.0, check_positive(score_size, "score_size"))
     means = x.mean(axis=1)
     tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps * size_of_scores
-    size = np.where(np.abs(means) <= tolerance, 0.0, np.abs(means))
-    order = np.argsort(size, kind="stable")
-    ranked = size[order]
-    tied = ranked.copy()
-    for i in range(1, ranked.size):
-        if ranked[i] - tied[i - 1] <= tolerance:
-            tied[i] = tied[i - 1]  # within the tolerance of the group's smallest magnitude
-    size[order] = tied
+    size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
     return np.where(means < 0, -size, size) + 0.0
 
 
@@ -561,8 +554,8 @@ def mean_score_matrix(
 
 def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:
     """``values`` with those within ``tolerance`` of the smallest of their group set equal
-    to it; a group starts wherever a value exceeds the group's smallest by more than the
-    tolerance (as the magnitudes in :func:`mean_differences`)."""
+    to it, so that they tie; a group starts wherever a value exceeds the group's smallest by
+    more than the tolerance."""
     order = np.argsort(values, kind="stable")
     ranked = values[order]
     tied = ranked.copy()
