@@ -89,6 +89,17 @@ def test_wilcoxon_zero_methods_follow_scipy_and_all_zero_gives_pvalue_one():
     assert wilcoxon_test(np.zeros(6)).pvalue == 1.0
 
 
+def test_wilcoxon_with_zeros_auto_is_the_normal_approximation_beyond_13_differences():
+    # 8 zeros and 12 negative differences (distinct): "wilcox" drops the zeros; the exact
+    # two-sided p-value of the 12 is 2 / 2^12 (every sign negative, or every sign positive)
+    z = np.r_[np.zeros(8), -np.arange(1, 13) / 100]
+    assert wilcoxon_test(z, method="exact").pvalue == 2 / 2**12
+    n = 12  # the normal approximation (no continuity correction) of R+ = 0 among the 12
+    zstat = (0 - n * (n + 1) / 4) / math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+    assert wilcoxon_test(z).pvalue == pytest.approx(2 * stats.norm.cdf(zstat), rel=1e-10)
+    assert wilcoxon_test(z).pvalue == wilcoxon_test(z, method="approx").pvalue
+
+
 def test_wilcoxon_percent_scale_equals_fraction():
     z = _normal_sample(15, "percent") / 10
     assert wilcoxon_test(z * 100, scale="percent") == wilcoxon_test(z)

@@ -176,10 +176,18 @@ def wilcoxon_test(
         ``"greater"``: the differences tend to be positive (the first learner is better).
     zero_method : {"wilcox", "pratt", "zsplit"}
         Treatment of zero differences, as in :func:`scipy.stats.wilcoxon`: ``"wilcox"`` drops
-        them (the usual choice, Demsar 2006), ``"pratt"`` ranks then drops them, ``"zsplit"``
-        splits their ranks between the positive and negative sums.
+        them (Wilcoxon 1945; the default of SciPy and of R's ``wilcox.test``), ``"pratt"``
+        ranks then drops them, ``"zsplit"`` splits their ranks between the positive and
+        negative sums (Demsar 2006, Sec. 3.1.3, who also sets one aside when their number is
+        odd).
     method : {"auto", "exact", "approx"}
         Exact null distribution or normal approximation, as in :func:`scipy.stats.wilcoxon`.
+        ``"auto"`` is SciPy's rule: the exact distribution for up to 50 differences without
+        zeros or ties; with zeros or ties, an exact permutation distribution for up to 13
+        differences (zeros counted) and the normal approximation beyond, even where
+        ``"wilcox"`` has dropped the zeros (8 zeros and 12 negative differences: p = 0.0022,
+        where the exact distribution of the 12 gives 2 / 2^12 = 0.00049). ``"exact"`` takes
+        the exact distribution of the non-zero differences, valid where they have no ties.
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``: fractions in [-1, 1], percentages (converted to fractions), or
         ``"raw"`` for any real numbers (the test does not depend on the unit).
