@@ -200,7 +200,9 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
         "--n-samples",
         "4000",
     )
-    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    # no progress bar when stderr is not a terminal; one note: the rho assumed
+    assert code == 0 and err.count("\n") == 1
+    assert err.startswith("cvcompare: note: --rho not given: rho = 0.1 assumed")
     table = pd.read_csv(io.StringIO(out))
     counts = table["test"].value_counts().to_dict()
     assert counts.pop("correlated-t") == 9  # one row per data set and a summary row
@@ -216,6 +218,54 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     assert by_test.loc["idp-signed-rank", "decision"] == "a"
     # all 8 mean differences positive: exact two-sided p-value 2 / 2^8
     assert by_test.loc["signed-rank", "pvalue"] == pytest.approx(2 / 2**8, rel=1e-12)
+
+
+def test_compare_says_which_rho_it_used(capsys, small_csv):
+    argv = ["compare", str(small_csv), "--a", "rf", "--b", "knn", "--format", "json"]
+    # 10 fold results per data set: rho = 0.1 assumed, said once on stderr and in every row
+    code, out, err = _run(capsys, *argv, "--test", "correlated-t")
+    assert code == 0 and "rho = 0.1 assumed" in err and "(10 fold results per data set)" in err
+    assert {row["rho"] for row in json.loads(out)} == {0.1}
+    # given (5 runs of 2-fold cross-validation): no note, and the statistic changes
+    code, given, err = _run(capsys, *argv, "--test", "correlated-t", "--rho", "0.5")
+    assert code == 0 and err == "" and {row["rho"] for row in json.loads(given)} == {0.5}
+    assert json.loads(given)[0]["statistic"] < json.loads(out)[0]["statistic"]
+    # a test that does not depend on rho says nothing of it
+    code, out, err = _run(capsys, *argv, "--test", "signed-rank")
+    assert code == 0 and err == "" and "rho" not in json.loads(out)[0]
+
+
+def test_all_pairs_holm_adjusts_the_two_sided_tests(capsys, tmp_path):
+    # four learners with small, noisy differences: some raw p-values below 0.05
+    gen = np.random.default_rng(2)
+    rows = []
+    for d in range(12):
+        base = gen.uniform(0.6, 0.9)
+        for learner, shift in (("a", 0.0), ("b", 0.004), ("c", 0.008), ("d", 0.012)):
+            for f in range(10):
+                rows.append((learner, f"d{d}", f, base + shift + gen.normal(0, 0.01)))
+    path = tmp_path / "four.csv"
+    pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"]).to_csv(path, index=False)
+    for test in ("signed-rank", "sign"):
+        argv = ["compare", str(path), "--test", test, "--format", "json"]
+        code, out, _ = _run(capsys, *argv, "--all-pairs")
+        assert code == 0
+        found = json.loads(out)
+        assert len(found) == 6
+        raw = np.array([row["pvalue"] for row in found])
+        # Holm by hand: the i-th smallest p-value times (m - i), running maximum, at most 1
+        order = np.argsort(raw)
+        holm = np.empty(6)
+        holm[order] = np.minimum(1, np.maximum.accumulate(raw[order] * (6 - np.arange(6))))
+        assert [row["pvalue_holm"] for row in found] == pytest.approx(holm, rel=1e-12)
+        assert [row["decision"] for row in found] == [
+            "different" if h < 0.05 else "none" for h in holm
+        ]
+        # a single pair keeps its raw p-value and decision
+        _, single, _ = _run(capsys, *argv, "--a", found[0]["a"], "--b", found[0]["b"])
+        (one,) = json.loads(single)
+        assert one["pvalue"] == found[0]["pvalue"] and "pvalue_holm" not in one
+    assert min(raw) < 0.05 and (holm >= 0.05).any() and (raw < holm).any()
 
 
 def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
@@ -471,6 +521,7 @@ def test_errors_name_the_users_option(tmp_path, capsys, small_csv):
 
 def test_python_m_runs_the_command_and_a_closed_pipe_ends_it_quietly(small_csv, tmp_path):
     command = [sys.executable, "-m", "cvcompare", "compare", str(small_csv), "--all-pairs"]
+    command.append("--rho=0.1")  # given: no note on stderr
     done = subprocess.run(
         [*command, "--test", "sign"], capture_output=True, text=True, cwd=tmp_path
     )

@@ -16,9 +16,11 @@ difference is B - A in the raw scores). "right" means that the first learner is 
 Bayesian test decides when one of them has a posterior probability above 0.95; the IDP test
 decides for a learner (a or b) only where every prior of its set does so, says "none" where
 no prior does and "indeterminate" where the priors disagree. --rho
-defaults to 0.1 (10-fold cross-validation) and must be given when the number of fold results
-per data set is not a multiple of 10. Bad input ends the program with a one-line message
-naming the option or column and exit status 2.
+defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints it in the
+rows of the tests that use it) and must be given when the number of fold results per data
+set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
+tests are Holm-adjusted over the pairs (pvalue_holm) and decide. Bad input ends the program
+with a one-line message naming the option or column and exit status 2.
 
 References: Corani & Benavoli (2015), Secs. 2-3 (correlated t-test, Poisson test); Benavoli
 et al. (2014) (Bayesian signed-rank tests); Benavoli et al. (2017), Sec. 5 (signed-rank and
@@ -65,6 +67,7 @@ from cvcompare.report.analysis import (
 )
 from cvcompare.stats import (
     friedman_test,
+    holm_adjust,
     nemenyi_test,
 )
 
@@ -253,10 +256,19 @@ _RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
 
 def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[str]) -> None:
     """Use rho = 0.1 when --rho is not given, unless the folds cannot be 10-fold CV
-    (:func:`cvcompare._validation.check_rho`) and a test depends on rho."""
+    (:func:`cvcompare._validation.check_rho`) and a test depends on rho; then remember the
+    note that says so (``args.rho_note``)."""
     if args.rho_given:
         return
-    args.rho = check_rho(None, n_folds) if _RHO_TESTS.intersection(tests) else DEFAULT_RHO
+    if not _RHO_TESTS.intersection(tests):
+        args.rho = DEFAULT_RHO
+        return
+    args.rho = check_rho(None, n_folds)
+    args.rho_note = (
+        f"--rho not given: rho = {DEFAULT_RHO} assumed, for runs of 10-fold cross-validation "
+        f"({n_folds} fold results per data set); give --rho n_test/n_total otherwise (1/k "
+        "for k-fold, e.g. 0.5 for 5 x 2-fold)"
+    )
 
 
 def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
@@ -296,7 +308,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     if args.a is not None and args.a == args.b:
         raise _ArgumentError(f"--a/--b: expected two different learners, got {args.a!r} twice")
     tests = TESTS if args.test == "all" else (args.test,)
-    args.rho_given = args.rho is not None
+    args.rho_given, args.rho_note = args.rho is not None, ""
     size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
     rows: list[Row] = []
     show = not args.quiet and sys.stderr.isatty()
@@ -309,9 +321,29 @@ def _compare(args: argparse.Namespace) -> list[Row]:
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
                 res = run_test(test, x, _settings(args, size), a, b)
+                rho = {"rho": args.rho} if test in _RHO_TESTS else {}
                 for row in _ROWS[test](res, datasets, args):
-                    rows.append({"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | row)
+                    rows.append(
+                        {"a": a, "b": b, "test": test, "n_datasets": len(datasets)} | rho | row
+                    )
                 bar.update()
+    if args.rho_note:  # once, after every comparison ran
+        print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
+    return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
+
+
+def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
+    """The rows of the two-sided tests (signed-rank, sign) with their p-values
+    Holm-adjusted over the pairs compared (``pvalue_holm``), and decisions taken on them
+    (Demsar 2006, Sec. 3.2.2; Holm 1979), as the report does."""
+    for test in ("signed-rank", "sign"):
+        family = [row for row in rows if row["test"] == test]
+        if not family:
+            continue
+        adjusted = holm_adjust([row["pvalue"] for row in family])
+        for row, holm in zip(family, adjusted, strict=True):
+            row["pvalue_holm"] = float(holm)
+            row["decision"] = "different" if holm < alpha else "none"
     return rows
 
 
@@ -591,7 +623,12 @@ def _build_parser() -> _Parser:
     )
     cmp_.add_argument("--a", help="first learner (differences are a - b)")
     cmp_.add_argument("--b", help="second learner")
-    cmp_.add_argument("--all-pairs", action="store_true", help="compare every pair of learners")
+    cmp_.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="compare every pair of learners; the signed-rank and sign tests' p-values are "
+        "then Holm-adjusted over the pairs (pvalue_holm), and their decisions taken on them",
+    )
     cmp_.add_argument(
         "--test",
         choices=(*TESTS, *SLOW_TESTS, "all"),
