@@ -17,7 +17,9 @@ __all__ = [
     "check_choice",
     "check_data_set_differences",
     "check_fraction_rope",
+    "check_finite",
     "check_int",
+    "check_non_negative",
     "check_positive",
     "check_probability",
     "check_rho",
@@ -50,14 +52,19 @@ def check_array(
         The values to check.
     name : str
         The argument name used in error messages.
-    ndim : int or sequence of int
+    ndim : int or sequence of int, default 1
         Allowed numbers of dimensions.
     min_size : int, optional
         Minimum length along the last axis (e.g. the number of folds).
     axis_names : sequence of str, optional
         Names of the axes, used in error messages (e.g. ``("data sets", "folds")``).
-    allow_nan : bool
+    allow_nan : bool, default False
         Accept NaN (e.g. a blank cell); infinite values are refused all the same.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as a float array, of the shape given.
 
     Raises
     ------
@@ -150,9 +157,29 @@ def _refuse_non_numbers(x: object, name: str) -> None:
 def check_data_set_differences(x: object, scale: str) -> np.ndarray:
     """Check one difference per data set, for a test across data sets, on ``scale``.
 
-    Returns the differences as fractions (:func:`check_scale`); ``scale="raw"`` accepts any
-    finite real numbers unchanged (scores that are not accuracies, or simulated
-    differences). One data set is allowed: the posteriors and p-values are defined for it.
+    ``scale="raw"`` accepts any finite real numbers unchanged (scores that are not
+    accuracies, or simulated differences). One data set is allowed: the posteriors and
+    p-values are defined for it.
+
+    Parameters
+    ----------
+    x : array_like, shape (q,)
+        One difference per data set (positive differences favour the first learner).
+    scale : {"fraction", "percent", "raw"}
+        The scale of ``x`` (:func:`check_scale`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+        The differences as fractions (``"raw"``: as given).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` holds values that are not real numbers.
+    ValueError
+        If ``scale`` is not one of the three, ``x`` is not 1-D, empty or not finite, or
+        its values lie outside the range of ``scale``.
     """
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     arr = check_array(x, "x", ndim=1, min_size=1, axis_names=("data sets",))
@@ -161,7 +188,30 @@ def check_data_set_differences(x: object, scale: str) -> np.ndarray:
 
 def check_real(value: object, name: str, expected: str = "a real number") -> float:
     """``float(value)`` for a real number; booleans, strings (even ``"0.5"``), complex numbers,
-    dates and times are refused."""
+    dates and times are refused.
+
+    NaN and infinite values are accepted.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+    expected : str, default "a real number"
+        What was expected, as the error message states it.
+
+    Returns
+    -------
+    float
+        ``float(value)``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a boolean, string, complex number, date or time, or ``float``
+        refuses it.
+    """
     if isinstance(value, _NOT_REAL):
         raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
     try:
@@ -179,7 +229,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
         Accuracies (in [0, 1]) or differences of accuracies (in [-1, 1]).
     name : str
         The argument name used in error messages.
-    scale : {"fraction", "percent", "raw"}
+    scale : {"fraction", "percent", "raw"}, default "fraction"
         ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
         are divided by 100; ``"raw"``: any score that is not an accuracy (AUC, F1, RMSE,
         log-loss, ...), returned unchanged in its own unit.
@@ -187,7 +237,13 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
     Returns
     -------
     numpy.ndarray
-        The values as fractions (``"raw"``: as given).
+        The values as fractions (``"raw"``: as given), of the shape of ``arr``.
+
+    Raises
+    ------
+    ValueError
+        If a value lies outside the range of ``scale``, or ``scale`` is not one of the
+        three.
     """
     if scale == "raw":
         return arr
@@ -213,9 +269,22 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
 def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
     """Check that scores themselves (not their differences) are on the stated scale.
 
-    ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of them in
-    [0, 1] (those are fractions, which a division by 100 would shrink silently); ``"raw"``:
-    any score, unchecked.
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        The scores, of any shape.
+    name : str
+        The name used in error messages.
+    scale : {"fraction", "percent", "raw"}
+        ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of
+        them in [0, 1] (those are fractions, which a division by 100 would shrink
+        silently); ``"raw"``: any score, unchecked.
+
+    Raises
+    ------
+    ValueError
+        If a score lies outside the range of ``scale``, or, for ``"percent"``, all of them
+        lie in [0, 1].
     """
     if scale == "raw":
         return
@@ -237,8 +306,24 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
 def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     """Check a region of practical equivalence and return it as ``(low, high)``.
 
-    A rope must be an interval ``(low, high)`` with ``low <= 0 <= high`` and finite ends;
-    ``(0, 0)`` is allowed and means no rope.
+    Parameters
+    ----------
+    rope : object
+        An interval ``(low, high)`` of two real numbers with ``low <= 0 <= high`` and
+        finite ends; ``(0, 0)`` is allowed and means no rope.
+    name : str, default "rope"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        If ``rope`` is not a pair of real numbers, an end is not finite, or the interval
+        does not contain 0.
     """
     try:
         low, high = (check_real(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
@@ -258,7 +343,31 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
 def check_probability(
     p: object, name: str, *, open_low: bool = True, open_high: bool = True
 ) -> float:
-    """Check a probability-like scalar (e.g. ``alpha``) and return it as a float."""
+    """Check a probability-like scalar (e.g. ``alpha``) and return it as a float.
+
+    Parameters
+    ----------
+    p : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+    open_low : bool, default True
+        Refuse 0.
+    open_high : bool, default True
+        Refuse 1.
+
+    Returns
+    -------
+    float
+        ``p`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``p`` is NaN or lies outside the interval.
+    """
     interval = f"{'(' if open_low else '['}0, 1{')' if open_high else ']'}"
     val = check_real(p, name, f"a number in {interval}")
     low_ok = val > 0 if open_low else val >= 0
@@ -272,10 +381,32 @@ def check_rho(rho: object, n_folds: int | None = None, name: str = "rho") -> flo
     """Check the correlation ``rho`` of the fold differences, a number in [0, 1).
 
     ``rho = n_test / n_total`` (``1/k`` for k-fold cross-validation; Nadeau & Bengio 2003).
-    Given the number of fold results per data set, ``None`` takes the default
-    :data:`DEFAULT_RHO`, which stands for 10-fold cross-validation: ``m`` runs of it fit only
-    if each data set has a multiple of 10 fold results; any other count means another
-    design, whose ``rho`` must be given.
+
+    Parameters
+    ----------
+    rho : object
+        The correlation, or ``None`` for :data:`DEFAULT_RHO` (only when ``n_folds`` is
+        given).
+    n_folds : int, optional
+        The number of fold results per data set. With ``rho=None``, the default
+        :data:`DEFAULT_RHO` stands for 10-fold cross-validation: ``m`` runs of it fit only
+        if ``n_folds`` is a multiple of 10; any other count means another design, whose
+        ``rho`` must be given.
+    name : str, default "rho"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``rho``, or :data:`DEFAULT_RHO`.
+
+    Raises
+    ------
+    TypeError
+        If ``rho`` is not a real number, or is ``None`` while ``n_folds`` is ``None``.
+    ValueError
+        If ``rho`` lies outside [0, 1), or is ``None`` while ``n_folds`` is not a multiple
+        of 10.
     """
     if rho is not None or n_folds is None:
         return check_probability(rho, name, open_low=False)
@@ -290,7 +421,27 @@ def check_rho(rho: object, n_folds: int | None = None, name: str = "rho") -> flo
 
 def check_test_size(alpha: object, name: str = "alpha") -> float:
     """Check the size of a test, in (0, 0.5): a size of 1/2 or more would reject more often
-    than it keeps the null hypothesis."""
+    than it keeps the null hypothesis.
+
+    Parameters
+    ----------
+    alpha : object
+        The size to check.
+    name : str, default "alpha"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``alpha`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``alpha`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``alpha`` lies outside (0, 0.5) or is NaN.
+    """
     val = check_real(alpha, name, "a test size in (0, 0.5)")
     if not 0 < val < 0.5:
         raise ValueError(f"{name}: expected a test size in (0, 0.5), got {val}")
@@ -299,7 +450,27 @@ def check_test_size(alpha: object, name: str = "alpha") -> float:
 
 def check_two_sided_threshold(t: object, name: str = "threshold") -> float:
     """Check a decision probability in [0.5, 1): one above which either of two learners can
-    be declared better, but never both."""
+    be declared better, but never both.
+
+    Parameters
+    ----------
+    t : object
+        The probability to check.
+    name : str, default "threshold"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``t`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``t`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``t`` lies outside [0.5, 1) or is NaN.
+    """
     val = check_real(t, name, "a number in [0.5, 1)")
     if not 0.5 <= val < 1:
         raise ValueError(f"{name}: expected a number in [0.5, 1), got {val}")
@@ -307,7 +478,29 @@ def check_two_sided_threshold(t: object, name: str = "threshold") -> float:
 
 
 def check_int(v: object, name: str, *, minimum: int | None = None) -> int:
-    """Check an integer argument (not a bool, not a float) and an optional minimum."""
+    """Check an integer argument (not a bool, not a float) and an optional minimum.
+
+    Parameters
+    ----------
+    v : object
+        The value to check: a Python or NumPy integer.
+    name : str
+        The argument name used in error messages.
+    minimum : int, optional
+        The smallest value allowed; no bound by default.
+
+    Returns
+    -------
+    int
+        ``v`` as a Python int.
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is a bool or not an integer.
+    ValueError
+        If ``v`` is below ``minimum``.
+    """
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{name}: expected an integer, got {v!r}")
     if minimum is not None and v < minimum:
@@ -318,21 +511,112 @@ def check_int(v: object, name: str, *, minimum: int | None = None) -> int:
 def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     """Check that an option is one of ``choices`` and return it.
 
+    Parameters
+    ----------
+    value : object
+        The option given.
+    name : str
+        The argument name used in error messages.
+    choices : sequence of str
+        The allowed options.
+
+    Returns
+    -------
+    str
+        ``value``.
+
     Raises
     ------
     ValueError
-        Naming the argument and listing the allowed values.
+        If ``value`` is not a string among ``choices``; the message names the argument
+        and lists the allowed values.
     """
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name}: expected one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
 
 
+def check_finite(value: object, name: str) -> float:
+    """Check a finite real number (not a bool) and return it as a float.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``value`` is NaN or infinite.
+    """
+    val = check_real(value, name, "a finite number")
+    if not np.isfinite(val):
+        raise ValueError(f"{name}: expected a finite number, got {val}")
+    return val
+
+
 def check_positive(value: object, name: str) -> float:
-    """Check a strictly positive, finite real number (not a bool) and return it as a float."""
+    """Check a strictly positive, finite real number (not a bool) and return it as a float.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``value`` is NaN, infinite, zero or negative.
+    """
     val = check_real(value, name, "a positive number")
     if not (np.isfinite(val) and val > 0):
         raise ValueError(f"{name}: expected a positive finite number, got {val}")
+    return val
+
+
+def check_non_negative(value: object, name: str) -> float:
+    """Check a finite real number >= 0 (not a bool) and return it as a float.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (:func:`check_real`).
+    ValueError
+        If ``value`` is NaN, infinite or negative.
+    """
+    val = check_real(value, name, "a non-negative number")
+    if not (np.isfinite(val) and val >= 0):
+        raise ValueError(f"{name}: expected a non-negative finite number, got {val}")
     return val
 
 
@@ -342,6 +626,23 @@ def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]
     Differences of accuracies lie in [-1, 1], so a rope end of magnitude 1 or more covers
     every possible difference: such a rope is almost certainly given in percent and is
     refused rather than used.
+
+    Parameters
+    ----------
+    rope : object
+        An interval ``(low, high)`` of fractions of accuracy, ``low <= 0 <= high``.
+    name : str, default "rope"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_rope`, or if an end has magnitude 1 or more.
     """
     low, high = check_rope(rope, name)
     if max(-low, high) >= 1:
@@ -355,7 +656,26 @@ def check_fraction_rope(rope: object, name: str = "rope") -> tuple[float, float]
 def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[float, float]:
     """Check a rope given for differences on ``scale``.
 
-    In the unit of the scores when ``scale="raw"`` (:func:`check_rope`); otherwise on the
-    fraction scale of accuracies (:func:`check_fraction_rope`), also for percentages.
+    Parameters
+    ----------
+    rope : object
+        An interval ``(low, high)`` with ``low <= 0 <= high``: in the unit of the scores
+        when ``scale="raw"`` (:func:`check_rope`); otherwise on the fraction scale of
+        accuracies (:func:`check_fraction_rope`), also for percentages.
+    scale : {"fraction", "percent", "raw"}
+        The scale of the differences the rope is for; any value other than ``"raw"`` is
+        taken as an accuracy scale.
+    name : str, default "rope"
+        The argument name used in error messages.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_rope` or :func:`check_fraction_rope`.
     """
     return check_rope(rope, name) if scale == "raw" else check_fraction_rope(rope, name)
