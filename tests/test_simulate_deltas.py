@@ -83,15 +83,18 @@ def test_same_seed_same_draws():
         ({"distribution": "cauchy", "location": 0.0}, "needs keys"),
         (
             {"distribution": "cauchy", "location": 0.0, "scale": -1.0},
-            "scale: expected a number >= 0",
+            "scale: expected a non-negative finite number",
         ),
         ({"distribution": "cauchy", "location": 0.0, "scale": 0.1, "cap": 0}, "cap: expected"),
         ({"distribution": "cauchy", "location": 0, "scale": 1, "cap": [1, -1]}, "cap: expected"),
-        ({"distribution": "fixed", "value": float("nan")}, "value: all values must be finite"),
+        ({"distribution": "fixed", "value": float("nan")}, "value: expected a finite number"),
         ({"distribution": "fixed", "value": 0.0, "scale": 1}, "unknown key"),
         ({"distribution": "mixture", "weights": [0.3, 0.3]}, "weights: expected weights"),
         ({"distribution": "mixture", "means": [0.0]}, "same non-zero length"),
-        ({"distribution": "gaussian", "mean": 0.0, "sd": 0.0}, "sd: expected a number > 0"),
+        (
+            {"distribution": "gaussian", "mean": 0.0, "sd": 0.0},
+            "sd: expected a positive finite number",
+        ),
     ],
 )
 def test_bad_specs_name_the_key(spec, match):

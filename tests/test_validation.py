@@ -222,6 +222,30 @@ def test_scalar_options_refuse_booleans_and_strings():
         check_rope(("-0.01", "0.01"))
 
 
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        (float("nan"), ValueError, "scale: expected a non-negative finite number, got nan"),
+        (float("inf"), ValueError, "scale: expected a non-negative finite number, got inf"),
+        (-0.5, ValueError, "scale: expected a non-negative finite number, got -0.5"),
+        (True, TypeError, "scale: expected a non-negative number, got True"),
+        ("0.5", TypeError, "scale: expected a non-negative number, got '0.5'"),
+    ],
+)
+def test_check_non_negative_refuses_nan_inf_negatives_bools_and_strings(bad, error, match):
+    from cvcompare._validation import check_non_negative
+
+    with pytest.raises(error, match=re.escape(match)):
+        check_non_negative(bad, "scale")
+
+
+def test_check_non_negative_accepts_zero_and_returns_a_float():
+    from cvcompare._validation import check_non_negative
+
+    assert check_non_negative(0, "scale") == 0.0
+    assert isinstance(check_non_negative(np.int64(2), "scale"), float)
+
+
 _ARRAY_CALLS = [c for c in _public_calls() if np.ndim(c[2]) >= 1]
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_array, check_int
+from .._validation import check_finite, check_int, check_non_negative, check_positive
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -34,24 +34,6 @@ __all__ = [
 ]
 
 
-def _finite(value: object, name: str) -> float:
-    return float(check_array(value, name, ndim=0))
-
-
-def _positive(value: object, name: str) -> float:
-    val = _finite(value, name)
-    if val <= 0:
-        raise ValueError(f"{name}: expected a number > 0, got {val}")
-    return val
-
-
-def _non_negative(value: object, name: str) -> float:
-    val = _finite(value, name)
-    if val < 0:
-        raise ValueError(f"{name}: expected a number >= 0, got {val}")
-    return val
-
-
 def _cap_interval(cap: object) -> tuple[float, float] | None:
     """``None`` (no cap), a number ``c > 0`` (the interval ``[-c, c]``) or ``(low, high)``."""
     if cap is None:
@@ -59,9 +41,9 @@ def _cap_interval(cap: object) -> tuple[float, float] | None:
     if isinstance(cap, Sequence) and not isinstance(cap, str):
         if len(cap) != 2:
             raise ValueError(f"cap: expected a number or an interval (low, high), got {cap!r}")
-        low, high = _finite(cap[0], "cap[0]"), _finite(cap[1], "cap[1]")
+        low, high = check_finite(cap[0], "cap[0]"), check_finite(cap[1], "cap[1]")
     else:
-        high = _positive(cap, "cap")
+        high = check_positive(cap, "cap")
         low = -high
     if not low < high:
         raise ValueError(f"cap: expected low < high, got ({low}, {high})")
@@ -99,7 +81,7 @@ class FixedDelta(DeltaDistribution):
     value: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "value", _finite(self.value, "value"))
+        object.__setattr__(self, "value", check_finite(self.value, "value"))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
         return np.full(q, self.value)
@@ -128,8 +110,8 @@ class CauchyDelta(DeltaDistribution):
     cap: float | tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "location", _finite(self.location, "location"))
-        object.__setattr__(self, "scale", _non_negative(self.scale, "scale"))
+        object.__setattr__(self, "location", check_finite(self.location, "location"))
+        object.__setattr__(self, "scale", check_non_negative(self.scale, "scale"))
         object.__setattr__(self, "cap", _cap_interval(self.cap))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
@@ -147,8 +129,8 @@ class GaussianDelta(DeltaDistribution):
     sd: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mean", _finite(self.mean, "mean"))
-        object.__setattr__(self, "sd", _positive(self.sd, "sd"))
+        object.__setattr__(self, "mean", check_finite(self.mean, "mean"))
+        object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
         return gen.normal(self.mean, self.sd, size=q)
@@ -172,9 +154,9 @@ class GaussianMixtureDelta(DeltaDistribution):
     weights: tuple[float, ...] = (0.5, 0.5)
 
     def __post_init__(self) -> None:
-        means = tuple(_finite(v, f"means[{i}]") for i, v in enumerate(self.means))
-        sds = tuple(_positive(v, f"sds[{i}]") for i, v in enumerate(self.sds))
-        weights = tuple(_positive(v, f"weights[{i}]") for i, v in enumerate(self.weights))
+        means = tuple(check_finite(v, f"means[{i}]") for i, v in enumerate(self.means))
+        sds = tuple(check_positive(v, f"sds[{i}]") for i, v in enumerate(self.sds))
+        weights = tuple(check_positive(v, f"weights[{i}]") for i, v in enumerate(self.weights))
         if not len(means) == len(sds) == len(weights) >= 1:
             raise ValueError(
                 "means, sds, weights: expected sequences of the same non-zero length, got "
