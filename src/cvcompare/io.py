@@ -67,13 +67,13 @@ def read_accuracies(
     ----------
     path : str or path-like
         The text file.
-    duplicates : {"drop", "keep", "error"}
+    duplicates : {"drop", "keep", "error"}, default "drop"
         What to do with a data set listed more than once in a block with identical values
         (``credit`` in the published file): ``"drop"`` keeps the first occurrence and warns;
         ``"keep"`` keeps every occurrence as a separate data set, renaming the k-th
         occurrence ``"<name>#k"`` (this gives the 54 data sets the papers count); ``"error"``
         refuses the file. A repeated name with different values is always an error.
-    as_fraction : bool
+    as_fraction : bool, default True
         By default accuracies are divided by 100, to the fractions that the tests of
         :mod:`cvcompare.stats` take; false returns them in percent, as in the file (exact
         decimal ties, e.g. for ranking).
@@ -209,7 +209,7 @@ def read_csv_scores(
         the folds of a data set are paired across learners by their ``fold`` label.
         Learner and data set names are kept as written (``001`` is not the number 1, and
         ``NA`` is a name, not a missing value); an empty cell is missing.
-    scale : {"fraction", "percent", "raw"}
+    scale : {"fraction", "percent", "raw"}, default "fraction"
         Scale of the scores: accuracy-like fractions in [0, 1] (values outside are refused:
         pass ``scale="percent"`` for percentages), percentages, which are divided by 100 (a
         file whose scores all lie in [0, 1] is refused as percentages: it holds fractions),
@@ -283,9 +283,23 @@ def read_csv_scores(
 def score_columns(table: pd.DataFrame) -> tuple[str, str]:
     """The learner and score column names of a tidy table from either reader.
 
-    ``("learner", "score")`` for :func:`read_csv_scores`, ``("classifier", "accuracy")``
-    for :func:`read_accuracies`; a ``TypeError`` for anything but a DataFrame, a
-    ``ValueError`` naming the expected columns otherwise.
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_csv_scores` or :func:`read_accuracies`.
+
+    Returns
+    -------
+    tuple of str
+        ``("learner", "score")`` for :func:`read_csv_scores`, ``("classifier",
+        "accuracy")`` for :func:`read_accuracies`.
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a DataFrame.
+    ValueError
+        If ``table`` lacks the columns of both readers; the message names them.
     """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(
@@ -321,12 +335,43 @@ def _check_table(table: pd.DataFrame) -> tuple[str, str]:
 
 
 def learners(table: pd.DataFrame) -> list[str]:
-    """The learners of a tidy table from either reader, in order of first appearance."""
+    """The learners of a tidy table from either reader, in order of first appearance.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_csv_scores` or :func:`read_accuracies`.
+
+    Returns
+    -------
+    list of str
+        Each learner once (the labels as stored in the table's learner column).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`score_columns`.
+    """
     return list(dict.fromkeys(table[score_columns(table)[0]]))
 
 
 def check_learner(value: object, name: str, known: list[str]) -> None:
-    """Check that the argument or setting ``name`` is one of the ``known`` learners."""
+    """Check that the argument or setting ``name`` is one of the ``known`` learners.
+
+    Parameters
+    ----------
+    value : object
+        The learner given.
+    name : str
+        The argument or setting name used in the error message.
+    known : list of str
+        The learners of the table, e.g. from :func:`learners`.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not in ``known``; the message lists ``known``.
+    """
     if value not in known:
         raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
 
@@ -384,7 +429,7 @@ def fold_differences(
         A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
     a, b : str
         The two learners. Positive differences mean that ``a`` is better.
-    higher_is_better : bool
+    higher_is_better : bool, default True
         True for scores such as accuracy or AUC; False for losses (RMSE, log-loss), whose
         differences are then ``score(b) - score(a)``, so that positive still means that
         ``a`` is better.
@@ -457,7 +502,7 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     ----------
     x : numpy.ndarray, shape (q, n_folds)
         Fold differences, e.g. from :func:`fold_differences`.
-    score_size : float
+    score_size : float, default 1.0
         The largest magnitude of the scores the differences come from: 1 for accuracies as
         fractions (or percentages divided by 100), the largest absolute score for scores on
         another scale, whose rounding errors grow with their size.
@@ -466,6 +511,14 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     -------
     numpy.ndarray, shape (q,)
         The per-data-set means, the input of the signed-rank and sign tests.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` or ``score_size`` holds values that are not real numbers.
+    ValueError
+        If ``x`` is not 2-D, has no folds or a value that is not finite, or ``score_size``
+        is not positive and finite.
 
     References
     ----------

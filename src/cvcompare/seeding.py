@@ -39,7 +39,14 @@ def key_to_int(key: object) -> int:
     Returns
     -------
     int
-        A non-negative integer below ``2**64``.
+        A non-negative integer below ``2**64`` (integer keys: the key itself).
+
+    Raises
+    ------
+    TypeError
+        If ``key`` is a boolean.
+    ValueError
+        If ``key`` is a negative integer.
     """
     if isinstance(key, bool):
         raise TypeError("key: booleans are ambiguous as replication keys; use an int or str")
@@ -67,6 +74,14 @@ def replication_seed_sequence(root_seed: int, *keys: object) -> np.random.SeedSe
     Returns
     -------
     numpy.random.SeedSequence
+        Entropy ``root_seed``, spawn key the keys mapped by :func:`key_to_int`.
+
+    Raises
+    ------
+    TypeError
+        If ``root_seed`` is not an int (booleans included), or a key is a boolean.
+    ValueError
+        If ``root_seed`` or an integer key is negative.
     """
     if isinstance(root_seed, bool) or not isinstance(root_seed, (int, np.integer)):
         raise TypeError(f"root_seed: expected a non-negative int, got {root_seed!r}")
@@ -77,6 +92,28 @@ def replication_seed_sequence(root_seed: int, *keys: object) -> np.random.SeedSe
 
 def replication_rng(root_seed: int, *keys: object) -> np.random.Generator:
     """Return the :class:`~numpy.random.Generator` of one replication.
+
+    A PCG64 generator seeded with :func:`replication_seed_sequence`.
+
+    Parameters
+    ----------
+    root_seed : int
+        The project's single root seed (``config/config.yaml: seed``), >= 0.
+    *keys : object
+        What the replication is, e.g. ``("P-F2a", "delta~0.02,m~10", 17)``; each key is
+        mapped by :func:`key_to_int`.
+
+    Returns
+    -------
+    numpy.random.Generator
+        The same stream for the same ``root_seed`` and ``keys``.
+
+    Raises
+    ------
+    TypeError
+        If ``root_seed`` is not an int (booleans included), or a key is a boolean.
+    ValueError
+        If ``root_seed`` or an integer key is negative.
 
     Examples
     --------
@@ -97,8 +134,21 @@ def as_generator(rng: RngLike, name: str = "rng") -> np.random.Generator:
     Parameters
     ----------
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
-    name : str
+        A non-negative seed, a seed sequence, or a generator (returned as it is, not
+        copied: drawing from the result advances it).
+    name : str, default "rng"
         The argument name used in error messages.
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself if it is a generator; otherwise :func:`numpy.random.default_rng` of
+        it.
+
+    Raises
+    ------
+    TypeError
+        If ``rng`` is ``None``, a boolean, a negative int or anything else.
     """
     if isinstance(rng, np.random.Generator):
         return rng

@@ -26,6 +26,25 @@ __all__ = [
 def report(table, **options) -> Report:
     """Run :func:`compare_learners` on ``table`` with ``options`` and render the report.
 
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`cvcompare.io.read_csv_scores` or
+        :func:`cvcompare.io.read_accuracies` (as fractions).
+    **options
+        The keyword arguments of :func:`compare_learners` (``learners``, ``rho``, ``rope``,
+        ``alpha``, ``threshold``, ``scale``, ...), with its defaults.
+
+    Returns
+    -------
+    Report
+        The HTML page, its Markdown twin and their figures (:func:`build_report`).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Those of :func:`compare_learners` for a bad table or option.
+
     Examples
     --------
     >>> from cvcompare.io import read_accuracies  # doctest: +SKIP

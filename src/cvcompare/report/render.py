@@ -73,6 +73,17 @@ class Report:
         are written to a temporary directory inside ``directory`` first; the earlier report
         is moved aside, the new one moved in, and the earlier one put back if that fails, so
         a failure leaves the earlier report as it was and no partial one.
+
+        Parameters
+        ----------
+        directory : str or path-like
+            Where to write the report.
+
+        Raises
+        ------
+        ValueError
+            If ``directory`` is a file, or holds a ``figures`` entry that is not an earlier
+            report's.
         """
         out = Path(directory)
         if out.exists() and not out.is_dir():
@@ -169,6 +180,9 @@ def bayes_sentence(first: str, second: str, result, rope, threshold: float) -> s
     Returns
     -------
     str
+        The decision (``right``: ``first`` practically better, ``left``: ``second``,
+        ``rope``: practically equivalent, or none) with its probability, followed by the
+        rope.
 
     Examples
     --------
