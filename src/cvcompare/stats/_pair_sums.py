@@ -77,6 +77,12 @@ class PairSums:
     def sort(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Sort the weights of each row of ``w`` (shape (k, m)) as ``z``; add prefix sums.
 
+        Parameters
+        ----------
+        w : numpy.ndarray, shape (k, m)
+            ``k`` weight vectors, each with one weight per observation in the order of
+            ``z`` as given.
+
         Returns
         -------
         w_sorted : numpy.ndarray, shape (m, k)
@@ -92,7 +98,20 @@ class PairSums:
 
     @staticmethod
     def forms(w_sorted: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """``sum_i w_i rows_i`` for every weight vector: the quadratic forms, shape (k,)."""
+        """``sum_i w_i rows_i`` for every weight vector: the quadratic forms, shape (k,).
+
+        Parameters
+        ----------
+        w_sorted : numpy.ndarray, shape (m, k)
+            Sorted weights, from :meth:`sort`.
+        rows : numpy.ndarray, shape (m, k) or (m, 1)
+            Row sums, from :meth:`below` or :meth:`diagonal_below`.
+
+        Returns
+        -------
+        numpy.ndarray, shape (k,)
+            ``w A w^T`` for each of the ``k`` weight vectors.
+        """
         return np.einsum("jk,jk->k", w_sorted, rows)
 
     def below(self, prefix: np.ndarray, shift: float) -> np.ndarray:
@@ -100,6 +119,23 @@ class PairSums:
 
         The weight of the ``j`` with ``z_i + z_j < shift`` plus half the weight of those with
         ``z_i + z_j = shift``, from the prefix sums of :meth:`sort`.
+
+        Parameters
+        ----------
+        prefix : numpy.ndarray, shape (m + 1, k)
+            Prefix sums of the sorted weights, from :meth:`sort`.
+        shift : float
+            The constant ``c``; one of the ``shifts`` given to the constructor.
+
+        Returns
+        -------
+        numpy.ndarray, shape (m, k)
+            The row sums, observations in the sorted order of ``z``.
+
+        Raises
+        ------
+        KeyError
+            If ``shift`` is not one of the constructor's ``shifts``.
         """
         strict, ties, tie_start, tie_stop = self._steps[shift]
         out = np.take(prefix, strict, axis=0)
@@ -108,7 +144,18 @@ class PairSums:
         return out
 
     def diagonal_below(self, shift: float) -> np.ndarray:
-        """``1 - H(z_i + z_i - shift)`` for every sorted ``i``, shape (m, 1): the diagonal."""
+        """``1 - H(z_i + z_i - shift)`` for every sorted ``i``, shape (m, 1): the diagonal.
+
+        Parameters
+        ----------
+        shift : float
+            The constant ``c`` (any value; not only the constructor's ``shifts``).
+
+        Returns
+        -------
+        numpy.ndarray, shape (m, 1)
+            The diagonal entries ``1 - A_ii``, in the sorted order of ``z``.
+        """
         return 1.0 - np.heaviside((self.z_sorted + self.z_sorted) - shift, 0.5)[:, None]
 
     def dirichlet_means(self, alpha: np.ndarray, forms) -> list[float]:

@@ -35,7 +35,14 @@ class BayesianDecisionMixin:
     p_right: float
 
     def probs(self) -> tuple[float, float, float]:
-        """Return ``(p_left, p_rope, p_right)``."""
+        """Return ``(p_left, p_rope, p_right)``.
+
+        Returns
+        -------
+        tuple of float
+            The posterior probabilities that the first learner is practically worse than,
+            practically equivalent to and practically better than the second.
+        """
         return (float(self.p_left), float(self.p_rope), float(self.p_right))
 
     def decision(self, threshold: float = 0.95) -> Decision:
@@ -43,7 +50,7 @@ class BayesianDecisionMixin:
 
         Parameters
         ----------
-        threshold : float
+        threshold : float, default 0.95
             Probability in (0, 1) above which a region is declared; the default 0.95
             is the one used by Benavoli et al. (2017).
 
@@ -53,6 +60,11 @@ class BayesianDecisionMixin:
             ``"none"`` when no region is probable enough. With ``threshold >= 0.5`` at most
             one region can qualify; below 0.5 the most probable qualifying region is
             returned.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a number in (0, 1).
         """
         threshold = check_probability(threshold, "threshold")
         names: tuple[Decision, Decision, Decision] = ("left", "rope", "right")

@@ -337,7 +337,13 @@ class DPSignedRankPosterior:
     draws: np.ndarray = field(repr=False, compare=False)
 
     def sample(self) -> np.ndarray:
-        """Return a copy of the posterior draws of ``P(Z >= -Z')``."""
+        """Return a copy of the posterior draws of ``P(Z >= -Z')``.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n_samples,)
+            The draws of ``theta``, in [0, 1].
+        """
         return self.draws.copy()
 
     def decide(self, l0: float = 1.0, l1: float = 1.0) -> LossDecision:
@@ -346,6 +352,25 @@ class DPSignedRankPosterior:
         Returns ``"prefer_y"`` (the first learner, whose scores are the minuends of ``x``)
         when ``prob_greater > l1 / (l0 + l1)``, else ``"prefer_x"`` (Benavoli et al., 2014,
         Eq. 9). ``"prefer_x"`` means a smaller expected loss, not that X is better.
+
+        Parameters
+        ----------
+        l0 : float, default 1.0
+            Loss of a type II error: preferring X (the second learner) although Y (the
+            first) is better; positive and finite.
+        l1 : float, default 1.0
+            Loss of a type I error: preferring Y although it is not better; positive and
+            finite.
+
+        Returns
+        -------
+        {"prefer_y", "prefer_x"}
+            The decision; never ``"indeterminate"`` under this single prior.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``l0`` or ``l1`` is not a positive finite number.
         """
         return "prefer_y" if self.prob_greater > loss_threshold(l0, l1) else "prefer_x"
 
@@ -451,7 +476,13 @@ class IDPSignedRankPosterior:
         return self.upper_mean - self.lower_mean
 
     def sample(self) -> np.ndarray:
-        """Return the draws as a (n_samples, 2) array: columns lower, upper."""
+        """Return the draws as a (n_samples, 2) array: columns lower, upper.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n_samples, 2)
+            A new array: ``lower_draws`` in the first column, ``upper_draws`` in the second.
+        """
         return np.column_stack([self.lower_draws, self.upper_draws])
 
     def decide(self, l0: float = 1.0, l1: float = 1.0) -> LossDecision:
@@ -461,6 +492,24 @@ class IDPSignedRankPosterior:
         ``upper_prob <= t`` (the rule of Eq. 9 applied to the lower and upper probabilities),
         otherwise ``"indeterminate"``: the decision depends on the prior (Benavoli et al.,
         2014, Sec. 3).
+
+        Parameters
+        ----------
+        l0 : float, default 1.0
+            Loss of a type II error: preferring X (the second learner) although Y (the
+            first) is better; positive and finite.
+        l1 : float, default 1.0
+            Loss of a type I error: preferring Y although it is not better; positive and
+            finite.
+
+        Returns
+        -------
+        {"prefer_y", "prefer_x", "indeterminate"}
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``l0`` or ``l1`` is not a positive finite number.
         """
         t = loss_threshold(l0, l1)
         if self.lower_prob > t:
@@ -484,12 +533,17 @@ class IDPSignedRankPosterior:
 
         Parameters
         ----------
-        threshold : float
-            Probability in [0.5, 1) that a learner must be better with; 0.95 by default.
+        threshold : float, default 0.95
+            Probability in [0.5, 1) that a learner must be better with.
 
         Returns
         -------
         {"right", "left", "none", "indeterminate"}
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a number in [0.5, 1).
         """
         t = check_two_sided_threshold(threshold)
         if self.lower_prob > t:
@@ -621,7 +675,13 @@ class SignedRankPosterior(BayesianDecisionMixin):
     draws: np.ndarray = field(repr=False, compare=False)
 
     def sample(self) -> np.ndarray:
-        """Return a copy of the draws of ``(theta_left, theta_rope, theta_right)``, shape (n, 3)."""
+        """Return a copy of the draws of ``(theta_left, theta_rope, theta_right)``.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n_samples, 3)
+            One row per posterior draw; each row sums to 1 (up to rounding).
+        """
         return self.draws.copy()
 
 

@@ -407,7 +407,23 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     def cdf(self, value: float) -> float:
         """Posterior probability ``P(mu <= value | x)`` (point mass: 1/2 at ``loc``).
 
-        ``value`` is a real number, ``-inf`` and ``inf`` included; NaN is refused.
+        Parameters
+        ----------
+        value : float
+            A mean difference, on the scale of the posterior (fractions, or the score's
+            unit for ``scale="raw"``); ``-inf`` and ``inf`` included.
+
+        Returns
+        -------
+        float
+            The probability, in [0, 1].
+
+        Raises
+        ------
+        TypeError
+            If ``value`` is not a real number (booleans and strings included).
+        ValueError
+            If ``value`` is NaN.
         """
         value = check_real(value, "value")
         if math.isnan(value):
@@ -427,6 +443,13 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         Returns
         -------
         numpy.ndarray, shape (n_samples,)
+            Draws of ``mu``; all equal to ``loc`` for a point mass.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``n_samples`` is not an integer >= 1 or ``rng`` is not a seed, seed sequence
+            or generator.
         """
         n_samples = check_int(n_samples, "n_samples", minimum=1)
         gen = as_generator(rng)
