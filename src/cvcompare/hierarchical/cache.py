@@ -35,12 +35,25 @@ STANC_OPTIMISATION = "O1"
 
 
 def program_code() -> str:
-    """Text of the package's Stan program, ``hierarchical.stan``."""
+    """Text of the package's Stan program, ``hierarchical.stan``.
+
+    Returns
+    -------
+    str
+        The program, as shipped with the package.
+    """
     return resources.files("cvcompare.hierarchical").joinpath("hierarchical.stan").read_text()
 
 
 def cache_directory() -> Path:
-    """The package's user cache directory (created on demand)."""
+    """The package's user cache directory (created on demand).
+
+    Returns
+    -------
+    pathlib.Path
+        ``$CVCOMPARE_CACHE_DIR`` if set and not empty, else ``$XDG_CACHE_HOME/cvcompare``,
+        else ``~/.cache/cvcompare``; it exists on return.
+    """
     root = os.environ.get("CVCOMPARE_CACHE_DIR")
     if root:
         path = Path(root)
@@ -55,7 +68,18 @@ def cache_directory() -> Path:
 def file_lock(path: Path, waiting: str | None = None) -> Iterator[None]:
     """Hold an exclusive advisory lock (``fcntl.flock``) on ``path`` while in the block.
 
-    ``waiting``, if given, is logged as a warning when another process holds the lock.
+    Parameters
+    ----------
+    path : pathlib.Path
+        The lock file; it and its parent directory are created if needed.
+    waiting : str, optional
+        Logged as a warning of the ``cvcompare.hierarchical`` logger when another process
+        holds the lock; nothing is logged by default.
+
+    Yields
+    ------
+    None
+        Control, once the lock is held; the lock is released when the block ends.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as handle:

@@ -288,10 +288,20 @@ class HierarchicalDiagnostics:
         ----------
         top_level : dict of str to numpy.ndarray
             Draws of each top-level parameter, shape ``(chains, draws)``.
-        divergent, treedepth, energy : numpy.ndarray, shape (chains, draws)
-            Sampler outputs ``divergent__``, ``treedepth__`` and ``energy__``.
+        divergent, treedepth : numpy.ndarray, shape (chains, draws)
+            Sampler outputs ``divergent__`` and ``treedepth__``.
         max_treedepth : int
-            The tree-depth limit the sampler used.
+            The tree-depth limit the sampler used; a transition whose tree depth reaches it
+            counts as a hit.
+        energy : numpy.ndarray, shape (chains, draws)
+            Sampler output ``energy__``.
+
+        Returns
+        -------
+        HierarchicalDiagnostics
+            The diagnostics, with every check against :data:`RHAT_MAX`, :data:`ESS_MIN`,
+            :data:`EBFMI_MIN`, divergences and tree-depth hits that fails listed in
+            ``problems``.
         """
         r = {k: rhat(v) for k, v in top_level.items()}
         eb = {k: ess_bulk(v) for k, v in top_level.items()}
@@ -320,7 +330,15 @@ class HierarchicalDiagnostics:
         return cls(r, eb, et, n_div, n_td, fmi, tuple(problems))
 
     def warn(self, stacklevel: int = 2) -> None:
-        """Issue a :class:`ConvergenceWarning` listing the problems, if there are any."""
+        """Issue a :class:`ConvergenceWarning` listing the problems, if there are any.
+
+        Parameters
+        ----------
+        stacklevel : int, default 2
+            As :func:`warnings.warn` would take it in the function that calls this method:
+            1 points the warning at the line calling this method, the default 2 at the line
+            calling that function.
+        """
         if self.problems:
             warnings.warn(
                 "hierarchical model: " + "; ".join(self.problems),

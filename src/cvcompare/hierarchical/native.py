@@ -104,7 +104,13 @@ def _inlining_flags(compiler: str) -> tuple[str, ...]:
 
 
 def native_available() -> bool:
-    """True when the native runner can build programs: httpstan and a C++ compiler."""
+    """True when the native runner can build programs: httpstan and a C++ compiler.
+
+    Returns
+    -------
+    bool
+        Whether httpstan imports and ``$CXX`` (or ``g++``) is found on ``PATH``.
+    """
     try:
         import httpstan  # noqa: F401
     except ImportError:
@@ -114,11 +120,29 @@ def native_available() -> bool:
 
 def build_executable(code: str) -> Path:
     """Path of the native executable of the Stan program ``code``; built on first use
-    (under two minutes), then reused.
+    (:data:`~.cache.BUILD_DURATION`), then reused.
 
     The build's directory is named after a digest of the program, the driver's sources,
     httpstan's version, the compiler, the CPU and every flag, under the package's cache
     directory; the build runs under a lock on it, so concurrent processes build it once.
+
+    Parameters
+    ----------
+    code : str
+        The Stan program, e.g. :func:`~.cache.program_code`.
+
+    Returns
+    -------
+    pathlib.Path
+        The executable, ``<cache>/native/<digest>/program``.
+
+    Raises
+    ------
+    ImportError
+        If httpstan is not installed.
+    RuntimeError
+        If no C++ compiler is found, or the Stan compiler or the C++ compiler fails (the
+        message ends with its error output).
     """
     import httpstan
 

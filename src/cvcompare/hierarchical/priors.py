@@ -77,9 +77,19 @@ class ScaledData:
 
 
 def has_scale(x: np.ndarray) -> bool:
-    """Whether the model can be fitted to the fold differences ``x`` (data sets x folds):
-    the differences vary within at least one data set, so that the model's scale (the mean
-    per-data-set standard deviation, :func:`scale_data`) is positive."""
+    """Whether the model can be fitted to the fold differences ``x`` (data sets x folds).
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (q, n)
+        Fold differences, one row per data set.
+
+    Returns
+    -------
+    bool
+        True when the differences vary within at least one data set, so that the model's
+        scale (the mean per-data-set standard deviation, :func:`scale_data`) is positive.
+    """
     return bool(np.any(np.ptp(x, axis=1) > 0))
 
 

@@ -167,6 +167,12 @@ class HierarchicalResult(BayesianDecisionMixin):
         Each probability is a share of the draws' votes (:func:`next_dataset_votes`); its
         standard error is ``sqrt(p (1 - p) / ESS)`` with the effective sample size of the
         vote indicator over the chains (:func:`~.diagnostics.mcse_probability`).
+
+        Returns
+        -------
+        tuple of float
+            The standard errors of ``p_left``, ``p_rope`` and ``p_right``, in the order of
+            :meth:`probs`.
         """
         votes = next_dataset_votes(self.delta0, self.sigma0, self.nu, self.rope)
         chains = votes.reshape(self.chains, -1)
@@ -206,8 +212,19 @@ class HierarchicalResult(BayesianDecisionMixin):
 
         Parameters
         ----------
-        level : float
+        level : float, default 0.95
             Posterior probability inside the interval, in (0, 1).
+
+        Returns
+        -------
+        numpy.ndarray, shape (q, 2)
+            The ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of the draws of each
+            ``delta_i``, on the original scale of the differences.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``level`` is not a number in (0, 1).
         """
         level = check_probability(level, "level")
         tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
@@ -234,6 +251,12 @@ class HierarchicalResult(BayesianDecisionMixin):
         Returns
         -------
         numpy.ndarray, shape (m,)
+            The density at each point of ``grid``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``grid`` is not a non-empty 1-D array of finite real numbers.
         """
         z, nu = self._standardised(grid)
         return (_pdf(z, nu) / self.sigma0[:, None]).mean(axis=0)
@@ -252,6 +275,12 @@ class HierarchicalResult(BayesianDecisionMixin):
         Returns
         -------
         numpy.ndarray, shape (m,)
+            The probability that the difference is at most each point of ``grid``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``grid`` is not a non-empty 1-D array of finite real numbers.
         """
         return _cdf(*self._standardised(grid)).mean(axis=0)
 
@@ -270,6 +299,13 @@ class HierarchicalResult(BayesianDecisionMixin):
         Returns
         -------
         float
+            The difference ``v`` with ``next_dataset_cdf([v]) = level`` (to within
+            ``1e-9`` of the span of the draws' quantiles), on the scale of the differences.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``level`` is not a number in (0, 1).
         """
         level = check_probability(level, "level")
         finite = np.isfinite(self.nu)
@@ -292,11 +328,17 @@ class HierarchicalResult(BayesianDecisionMixin):
         Parameters
         ----------
         a, b : {"left", "rope", "right"}
+            The regions compared (``"right"``: the first learner practically better).
 
         Returns
         -------
         float
             ``inf`` when ``P(b) = 0 < P(a)``; ``1.0`` when both are zero.
+
+        Raises
+        ------
+        ValueError
+            If ``a`` or ``b`` is not one of the three regions.
 
         References
         ----------

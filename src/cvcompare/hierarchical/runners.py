@@ -165,7 +165,18 @@ class SamplerOutput:
 class GradientCheck:
     """Log densities and gradients of the same points from Stan's autodiff and the
     hand-written C++, and central differences (step 1e-4) of the hand-written log density
-    (:meth:`NativeRunner.check_gradient`); one row per point."""
+    (:meth:`NativeRunner.check_gradient`); one row per point.
+
+    Attributes
+    ----------
+    log_density_stan, log_density : numpy.ndarray, shape (points,)
+        The log density from Stan's autodiff and from the hand-written C++.
+    gradient_stan, gradient : numpy.ndarray, shape (points, parameters)
+        Its gradient on the unconstrained scale, from autodiff and from the hand-written
+        C++.
+    gradient_differences : numpy.ndarray, shape (points, parameters)
+        Central differences of the hand-written log density.
+    """
 
     log_density_stan: np.ndarray
     log_density: np.ndarray
@@ -175,7 +186,13 @@ class GradientCheck:
 
 
 class StanRunner(abc.ABC):
-    """Runs one Stan program with NUTS (diagonal metric, adapted during warm-up)."""
+    """Runs one Stan program with NUTS (diagonal metric, adapted during warm-up).
+
+    Parameters
+    ----------
+    code : str, optional
+        A Stan program; by default the package's ``hierarchical.stan``.
+    """
 
     name: str
 
@@ -236,8 +253,13 @@ class StanRunner(abc.ABC):
 
     @abc.abstractmethod
     def version(self) -> str:
-        """The versions of Stan and of the interface that run the program, e.g.
-        ``"Stan 2.35.0, httpstan 4.13.0"``; recorded with every fit."""
+        """The versions of Stan and of the interface that run the program.
+
+        Returns
+        -------
+        str
+            E.g. ``"Stan 2.35.0, httpstan 4.13.0"``; recorded with every fit.
+        """
 
     @abc.abstractmethod
     def _run(
@@ -300,9 +322,24 @@ def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
     PyStan's HTTP client gives up after five minutes, which a first compilation on a busy
     machine can exceed; the compilation goes on and the build is then retried.
 
+    Parameters
+    ----------
+    code : str
+        The Stan program.
+    data : dict of str to object
+        The program's data, by name.
+    seed : int, optional
+        PyStan's ``random_seed`` of the model; none by default.
+
     Returns
     -------
     stan.model.Model
+        The compiled model bound to ``data``.
+
+    Raises
+    ------
+    TimeoutError
+        If PyStan's client still times out on the last of the build attempts.
     """
     import httpstan.cache
     import stan
@@ -320,11 +357,24 @@ def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
 
 
 class PyStanRunner(StanRunner):
-    """Run the program through PyStan 3 (httpstan); needs only a C++ compiler."""
+    """Run the program through PyStan 3 (httpstan); needs only a C++ compiler.
+
+    Parameters
+    ----------
+    code : str, optional
+        A Stan program; by default the package's ``hierarchical.stan``.
+    """
 
     name = "pystan"
 
     def version(self) -> str:
+        """The versions of Stan, httpstan and PyStan.
+
+        Returns
+        -------
+        str
+            E.g. ``"Stan 2.35.0, httpstan 4.13.0, pystan 3.10.0"``.
+        """
         import stan
 
         return f"{_httpstan_version()}, pystan {stan.__version__}"
@@ -474,6 +524,11 @@ class NativeRunner(StanRunner):
         step to the next instead of allocating and copying them (fits about 1.2x cheaper in
         CPU time with the hand-written gradient). The draws are the same, bit for bit; the
         option is there to show it (tests) and to time Stan's own sampler (benchmarks).
+
+    Raises
+    ------
+    ValueError
+        If ``hand_written_gradient`` is true for a program other than the package's.
     """
 
     name = "native"
@@ -498,11 +553,23 @@ class NativeRunner(StanRunner):
         self.stan_transition = bool(stan_transition)
 
     def version(self) -> str:
+        """The versions of Stan (its headers installed by httpstan) and of httpstan.
+
+        Returns
+        -------
+        str
+            E.g. ``"Stan 2.35.0, httpstan 4.13.0"``.
+        """
         return _httpstan_version()
 
     def executable(self) -> Path:
-        """Path of the compiled program; built on first use (under two minutes), then reused
-        (:func:`.native.build_executable`)."""
+        """Path of the compiled program; built on first use, then reused.
+
+        Returns
+        -------
+        pathlib.Path
+            The executable (:func:`.native.build_executable`, whose errors it raises).
+        """
         return native.build_executable(self.code)
 
     def check_gradient(
@@ -512,6 +579,28 @@ class NativeRunner(StanRunner):
 
         The points are drawn uniformly from ``[-radius, radius]`` on the unconstrained scale
         (seeded by ``seed``). Only for the package's program (the driver says so otherwise).
+
+        Parameters
+        ----------
+        data : dict of str to object
+            The program's data, by name (:func:`cvcompare.hierarchical.priors.stan_data`).
+        points : int
+            Number of random points.
+        seed : int
+            Seed of the driver's draw of the points.
+        radius : float, default 2.0
+            Half-width of the box the points are drawn from, on the unconstrained scale.
+
+        Returns
+        -------
+        GradientCheck
+            One row per point.
+
+        Raises
+        ------
+        RuntimeError
+            If the executable cannot be built, or the driver fails (e.g. for a program
+            other than the package's).
         """
         exe = self.executable()
         with native._driver_files(data) as (data_path, out_path):
@@ -555,7 +644,13 @@ class NativeRunner(StanRunner):
 
 
 def cmdstan_available() -> bool:
-    """True when cmdstanpy finds a CmdStan installation."""
+    """True when cmdstanpy finds a CmdStan installation.
+
+    Returns
+    -------
+    bool
+        False also when cmdstanpy is not installed.
+    """
     try:
         import cmdstanpy
 
@@ -566,11 +661,24 @@ def cmdstan_available() -> bool:
 
 
 class CmdStanPyRunner(StanRunner):
-    """Run the program through CmdStan with cmdstanpy."""
+    """Run the program through CmdStan with cmdstanpy.
+
+    Parameters
+    ----------
+    code : str, optional
+        A Stan program; by default the package's ``hierarchical.stan``.
+    """
 
     name = "cmdstanpy"
 
     def version(self) -> str:
+        """The versions of CmdStan and cmdstanpy.
+
+        Returns
+        -------
+        str
+            E.g. ``"CmdStan 2.36.0, cmdstanpy 1.2.5"``.
+        """
         import cmdstanpy
 
         cmdstan = ".".join(map(str, cmdstanpy.cmdstan_version() or ()))
@@ -639,9 +747,16 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
 
     Parameters
     ----------
-    runner : {"auto", "native", "pystan", "cmdstanpy"}
+    runner : {"auto", "native", "pystan", "cmdstanpy"}, default "auto"
+        The runner wanted.
     code : str, optional
         A Stan program; by default the package's ``hierarchical.stan``.
+
+    Returns
+    -------
+    StanRunner
+        A :class:`NativeRunner`, :class:`CmdStanPyRunner` or :class:`PyStanRunner` of
+        ``code``.
 
     Raises
     ------
