@@ -69,7 +69,29 @@ class PairedCVResult:
 
 
 def check_cv_design(runs: object, folds: object, n: int) -> tuple[int, int]:
-    """Check ``runs >= 1``, ``folds >= 2`` and ``folds <= n`` (every fold non-empty)."""
+    """Check ``runs >= 1``, ``folds >= 2`` and ``folds <= n`` (every fold non-empty).
+
+    Parameters
+    ----------
+    runs : object
+        Number of repetitions of cross-validation.
+    folds : object
+        Number of folds.
+    n : int
+        Number of instances of each data set (not checked).
+
+    Returns
+    -------
+    tuple of int
+        ``(runs, folds)`` as ints.
+
+    Raises
+    ------
+    TypeError
+        If ``runs`` or ``folds`` is not an integer (booleans included).
+    ValueError
+        If ``runs < 1``, ``folds < 2`` or ``folds > n``.
+    """
     runs = check_int(runs, "runs", minimum=1)
     folds = check_int(folds, "folds", minimum=2)
     if folds > n:
@@ -93,6 +115,7 @@ def stratified_fold_ids(
     folds : int
         Number of folds ``k`` (2 <= k <= n).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
     stratify : bool
         False: plain random folds of equal size, the class ignored (the same random
         numbers are drawn either way).
@@ -222,6 +245,7 @@ def paired_cv_estimators(
     runs, folds : int
         ``m`` repetitions of ``k``-fold cross-validation.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------

@@ -61,11 +61,18 @@ class DeltaDistribution:
         q : int
             Number of data sets (>= 1).
         rng : int, numpy.random.SeedSequence or numpy.random.Generator
+            Source of randomness.
 
         Returns
         -------
         numpy.ndarray
             Shape ``(q,)``, fractions.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``q`` is not an integer >= 1, or ``rng`` is not a seed, seed sequence or
+            generator.
         """
         q = check_int(q, "q", minimum=1)
         return self._draw(q, as_generator(rng))
@@ -76,7 +83,18 @@ class DeltaDistribution:
 
 @dataclass(frozen=True)
 class FixedDelta(DeltaDistribution):
-    """The same difference on every data set (Corani & Benavoli 2015, Sec. 4, Fig. 2a)."""
+    """The same difference on every data set (Corani & Benavoli 2015, Sec. 4, Fig. 2a).
+
+    Parameters
+    ----------
+    value : float
+        The difference (fraction of accuracy; positive favours the first learner).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``value`` is not a finite real number.
+    """
 
     value: float
 
@@ -99,6 +117,22 @@ class CauchyDelta(DeltaDistribution):
     ``scale = 0`` is the limit of the family, the point mass at ``location``: Corani &
     Benavoli (2015) set median and scale to the same mean difference, which is 0 in the
     null setting of their Fig. 2b.
+
+    Parameters
+    ----------
+    location : float
+        The median of the differences (fraction of accuracy).
+    scale : float
+        The Cauchy scale, >= 0.
+    cap : float or tuple of float, optional
+        A number ``c > 0`` clips to ``[-c, c]``, a pair ``(low, high)`` with
+        ``low < high`` to ``[low, high]``; no clipping by default. Stored as the pair.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``location`` is not finite, ``scale`` is negative or not finite, or ``cap`` is
+        none of the above.
 
     References
     ----------
@@ -123,7 +157,20 @@ class CauchyDelta(DeltaDistribution):
 
 @dataclass(frozen=True)
 class GaussianDelta(DeltaDistribution):
-    """Gaussian differences ``N(mean, sd^2)``."""
+    """Gaussian differences ``N(mean, sd^2)``.
+
+    Parameters
+    ----------
+    mean : float
+        The mean difference (fraction of accuracy).
+    sd : float
+        The standard deviation, > 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``mean`` is not finite, or ``sd`` is not positive and finite.
+    """
 
     mean: float
     sd: float
@@ -142,6 +189,21 @@ class GaussianMixtureDelta(DeltaDistribution):
 
     The paper (Sec. 4.1) states component sd 0.001, but the authors' code uses 0.01; the
     default follows the code (``sds=(0.01, 0.01)``).
+
+    Parameters
+    ----------
+    means : tuple of float, default (0.005, 0.02)
+        The components' means (fractions of accuracy).
+    sds : tuple of float, default (0.01, 0.01)
+        The components' standard deviations, each > 0.
+    weights : tuple of float, default (0.5, 0.5)
+        The components' probabilities, each > 0, summing to 1 (within 1e-9).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a value is not finite, an sd or weight is not positive, the three have
+        different lengths or are empty, or the weights do not sum to 1.
 
     References
     ----------
@@ -196,6 +258,15 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
     Returns
     -------
     DeltaDistribution
+        An instance of the class of ``name``.
+
+    Raises
+    ------
+    TypeError
+        If ``spec`` is not a mapping, or a parameter has the wrong type.
+    ValueError
+        If the distribution is missing or unknown, a key is unknown or missing, or a
+        parameter is out of range.
 
     Examples
     --------

@@ -65,7 +65,21 @@ class BivariateNormalPlan:
     corr: float
 
     def simulate(self, q: int, gen: np.random.Generator) -> SimulatedComparison:
-        """Draw ``q`` data sets: first the ``delta_i``, then the pairs ``(X_i, Y_i)``."""
+        """Draw ``q`` data sets: first the ``delta_i``, then the pairs ``(X_i, Y_i)``.
+
+        Parameters
+        ----------
+        q : int
+            Number of data sets, >= 1.
+        gen : numpy.random.Generator
+            Source of randomness, drawn from in that order.
+
+        Returns
+        -------
+        SimulatedComparison
+            One "fold" per data set: ``acc_a = Y``, ``acc_b = X``, shape ``(q, 1)``;
+            ``diffs = Y - X`` (positive favours ``a``); ``rho`` NaN and ``n_instances`` 0.
+        """
         from .scenario import SimulatedComparison
 
         delta = self.dist.sample(q, gen)
@@ -91,6 +105,11 @@ def bivariate_normal_plan(gen_spec: Mapping, scenario: Mapping) -> BivariateNorm
         ``generator`` entry: ``sd`` (0.12 by default) and ``corr`` (0 by default).
     scenario : Mapping
         The scenario; ``delta`` is required, ``n_instances`` and ``cv`` are refused.
+
+    Returns
+    -------
+    BivariateNormalPlan
+        The checked plan, whose :meth:`~BivariateNormalPlan.simulate` draws the data sets.
 
     Raises
     ------

@@ -54,7 +54,26 @@ _N_BASE_FEATURES = {1: 10, 2: 4, 3: 4}
 
 @dataclass(frozen=True)
 class FriedmanSetting:
-    """One setting of Table 4: function, noise sd, sample size, added random features."""
+    """One setting of Table 4: function, noise sd, sample size, added random features.
+
+    Parameters
+    ----------
+    function : int
+        Friedman's function: 1, 2 or 3.
+    noise : float
+        Standard deviation of the Gaussian noise added to the response, finite and >= 0.
+    n : int
+        Number of training instances, >= 2.
+    n_random : int
+        Number of added standard-normal features, >= 0.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` or ``n_random`` is not an integer.
+    ValueError
+        If a value is out of range.
+    """
 
     function: int
     noise: float
@@ -80,6 +99,11 @@ def friedman_settings() -> list[FriedmanSetting]:
 
     Noise sd: half, once and twice the original (1, 125, 0.1); ``n`` in {30, 100, 1000};
     0 or 20 added standard-normal features.
+
+    Returns
+    -------
+    list of FriedmanSetting
+        54 settings, ordered by function, noise, ``n``, then ``n_random``.
     """
     return [
         FriedmanSetting(function=f, noise=factor * _ORIGINAL_NOISE[f], n=n, n_random=r)
@@ -96,6 +120,24 @@ def friedman_regression(X: np.ndarray, function: int) -> np.ndarray:
     ``F#1 = 10 sin(pi x1 x2) + 20 (x3 - 0.5)^2 + 10 x4 + 5 x5``;
     ``F#2 = sqrt(x1^2 + (x2 x3 - 1 / (x2 x4))^2)``;
     ``F#3 = arctan((x2 x3 - 1 / (x2 x4)) / x1)``.
+
+    Parameters
+    ----------
+    X : numpy.ndarray, shape (n, p)
+        The base features: ``p = 10`` for F#1 (only the first five enter the function),
+        ``p = 4`` for F#2 and F#3.
+    function : int
+        1, 2 or 3.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        The response without noise.
+
+    Raises
+    ------
+    ValueError
+        If ``function`` is not 1, 2 or 3.
     """
     if function == 1:
         return (
@@ -148,7 +190,9 @@ def friedman_data(
     Parameters
     ----------
     setting : FriedmanSetting
+        The function, noise and number of added random features.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
     n : int, optional
         Number of instances; ``setting.n`` by default (a larger ``n`` draws a test set).
 
@@ -181,7 +225,24 @@ FRIEDMAN_LEARNERS: Mapping = {"lda": _make_lda, "cart": _make_cart}
 
 
 def make_learner(name: str):
-    """Factory of a Friedman learner by name (``"lda"`` or ``"cart"``)."""
+    """Factory of a Friedman learner by name (``"lda"`` or ``"cart"``).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`FRIEDMAN_LEARNERS`.
+
+    Returns
+    -------
+    callable
+        ``factory(generator) -> estimator``: a new, unfitted :class:`LinearDiscriminant`
+        or :class:`OneSETreeClassifier` (the tree drawing from the generator).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a known learner.
+    """
     if name not in FRIEDMAN_LEARNERS:
         raise ValueError(f"learner: expected one of {sorted(FRIEDMAN_LEARNERS)}, got {name!r}")
     return FRIEDMAN_LEARNERS[name]
@@ -198,6 +259,7 @@ class GroundTruth:
     std_err : float
         Its Monte Carlo standard error (sd of the repetitions / sqrt(repetitions)).
     repetitions : int
+        Number of repetitions averaged.
     """
 
     delta: float
@@ -293,11 +355,39 @@ class TruthDesign:
         check_int(self.n_test, "n_test", minimum=1)
 
     def rng(self, root_seed: int, setting_id: str) -> np.random.Generator:
-        """The random stream of a setting's ground truth, keyed by learners and setting."""
+        """The random stream of a setting's ground truth, keyed by learners and setting.
+
+        Parameters
+        ----------
+        root_seed : int
+            The project's root seed, >= 0.
+        setting_id : str
+            :attr:`FriedmanSetting.id` of the setting.
+
+        Returns
+        -------
+        numpy.random.Generator
+            :func:`~cvcompare.seeding.replication_rng` of ``root_seed`` and the keys
+            ``("friedman_ground_truth", *learners, setting_id)``.
+        """
         return replication_rng(root_seed, "friedman_ground_truth", *self.learners, setting_id)
 
     def measure(self, setting: FriedmanSetting, root_seed: int) -> GroundTruth:
-        """Measure the ground truth of ``setting`` (:func:`friedman_ground_truth`)."""
+        """Measure the ground truth of ``setting`` (:func:`friedman_ground_truth`).
+
+        Parameters
+        ----------
+        setting : FriedmanSetting
+            The setting.
+        root_seed : int
+            The project's root seed, >= 0; the stream is :meth:`rng`.
+
+        Returns
+        -------
+        GroundTruth
+            The mean of ``acc(learners[0]) - acc(learners[1])`` over the repetitions and
+            its standard error.
+        """
         return friedman_ground_truth(
             setting,
             self.rng(root_seed, setting.id),
@@ -307,13 +397,36 @@ class TruthDesign:
         )
 
     def write(self, truth: GroundTruth, setting: FriedmanSetting, path: str | Path) -> None:
-        """Write one setting's ground truth as JSON (with the design it came from)."""
+        """Write one setting's ground truth as JSON (with the design it came from).
+
+        Parameters
+        ----------
+        truth : GroundTruth
+            The measured truth.
+        setting : FriedmanSetting
+            Its setting, recorded by :attr:`~FriedmanSetting.id`.
+        path : str or pathlib.Path
+            The file, replaced if it exists.
+        """
         record = {"setting": setting.id, **asdict(truth), "design": asdict(self)}
         Path(path).write_text(json.dumps(record, indent=1) + "\n")
 
 
 def load_ground_truth(paths: Iterable[str | Path]) -> dict[str, GroundTruth]:
-    """Read ground-truth files written by :meth:`TruthDesign.write`: setting id -> truth."""
+    """Read ground-truth files written by :meth:`TruthDesign.write`.
+
+    The design recorded in each file is not read back or checked.
+
+    Parameters
+    ----------
+    paths : iterable of str or pathlib.Path
+        The files.
+
+    Returns
+    -------
+    dict of str to GroundTruth
+        Setting id -> truth; a setting found in several files keeps the last one.
+    """
     out = {}
     for path in paths:
         record = json.loads(Path(path).read_text())

@@ -79,11 +79,18 @@ def gaussian_fold_differences(
     rho : float
         Correlation between any two differences of a data set, in [0, 1).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------
     numpy.ndarray
         ``(q, n)`` differences; see the module docstring for the model.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``rho`` is not a number in [0, 1), or ``rng`` is not a seed, seed sequence or
+        generator.
     """
     mu = np.asarray(mean, dtype=float)
     sigma = np.asarray(sd, dtype=float)
@@ -96,7 +103,24 @@ def gaussian_fold_differences(
 
 @dataclass(frozen=True)
 class GaussianFoldsPlan:
-    """A checked scenario of the ``gaussian_folds`` generator."""
+    """A checked scenario of the ``gaussian_folds`` generator.
+
+    Built by :func:`gaussian_folds_plan`, which checks the values; the constructor does
+    not.
+
+    Parameters
+    ----------
+    runs : int
+        Runs of cross-validation ``m``.
+    folds : int
+        Folds ``k``; each data set has ``m k`` differences.
+    mean : numpy.ndarray, shape (q,)
+        ``mu_i`` of each data set (the score's unit).
+    sd : numpy.ndarray, shape (q,)
+        ``sigma_i > 0`` of each data set.
+    rho : float
+        Correlation of the differences of a data set, in [0, 1).
+    """
 
     runs: int
     folds: int
@@ -110,6 +134,18 @@ class GaussianFoldsPlan:
         There are no accuracies and no data set sizes: ``acc_a``, ``acc_b`` and
         ``n_instances`` are NaN; ``rho`` is the generating correlation and
         ``true_delta`` the means ``mu_i``.
+
+        Parameters
+        ----------
+        rng : int, numpy.random.SeedSequence or numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        dict of str to object
+            ``diffs`` of shape ``(q, runs * folds)`` (:func:`gaussian_fold_differences`),
+            ``acc_a`` and ``acc_b`` of the same shape, ``rho``, ``true_delta`` and
+            ``n_instances`` of shape ``(q,)``, and ``n_regenerated`` = 0.
         """
         q = self.mean.size
         diffs = gaussian_fold_differences(
@@ -142,6 +178,20 @@ def gaussian_folds_plan(
         Number of data sets.
     cv_design : tuple of int
         ``(runs, folds)`` from the scenario's ``cv`` entry.
+
+    Returns
+    -------
+    GaussianFoldsPlan
+        ``rho`` is ``1 / folds`` unless ``gen_spec`` gives it.
+
+    Raises
+    ------
+    ValueError
+        If the scenario has ``delta`` or ``n_instances``, ``mean`` or ``sd`` is missing,
+        a list has not ``q`` entries, an sd is not positive, or ``rho`` lies outside
+        [0, 1).
+    TypeError
+        If ``rho``, a mean or an sd is not a finite number (booleans included).
     """
     for key in ("delta", "n_instances"):
         if key in scenario:

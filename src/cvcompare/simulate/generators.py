@@ -86,7 +86,25 @@ class BinaryData:
 
 
 def check_theta_star(theta_star: object) -> float:
-    """Check ``theta*`` (the accuracy of ``C -> F``) lies in (0.5, 1]."""
+    """Check ``theta*`` (the accuracy of ``C -> F``) lies in (0.5, 1].
+
+    Parameters
+    ----------
+    theta_star : object
+        ``P(F = C)``, a number in (0.5, 1].
+
+    Returns
+    -------
+    float
+        ``theta_star`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``float`` refuses ``theta_star``.
+    ValueError
+        If it lies outside (0.5, 1] or is NaN.
+    """
     try:
         val = float(theta_star)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -102,6 +120,25 @@ def nb_theta_g(theta_star: float, delta: np.ndarray) -> np.ndarray:
     The appendix of Corani et al. (2017) writes ``theta_g = theta_f + delta_i`` but then
     ``delta_i = theta_f - theta_g``; the authors' code uses ``theta* - delta``, which is
     what is implemented, so that ``delta = acc(C -> F) - acc(C -> G)``.
+
+    Parameters
+    ----------
+    theta_star : float
+        ``P(F = C)``, in (0.5, 1] (:func:`check_theta_star`).
+    delta : numpy.ndarray, shape (q,)
+        True differences of accuracy (fractions; positive: ``C -> F`` is better), each in
+        ``[theta* - 1, theta* - 0.5)``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+        ``theta_g = P(G = C)`` of each data set.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``theta_star`` is not in (0.5, 1], ``delta`` is not a 1-D array of finite real
+        numbers, or some ``theta* - delta`` lies outside (0.5, 1].
     """
     theta_star = check_theta_star(theta_star)
     delta = check_array(delta, "delta", ndim=1)
@@ -143,7 +180,8 @@ def nb_features_data(n: int, delta: object, rng: RngLike, *, theta_star: float =
         ``(q,)`` true differences ``acc(C -> F) - acc(C -> G)``; ``theta* - delta`` must lie
         in (0.5, 1].
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
-    theta_star : float
+        Source of randomness.
+    theta_star : float, default 0.9
         ``P(F = C)``, in (0.5, 1]; 0.9 in the paper.
 
     Returns
@@ -177,6 +215,7 @@ def bn_data(n: int, theta: object, rng: RngLike) -> BinaryData:
         ``(q,)`` values of ``theta = 0.5 + delta``, each in [0.5, 1] (0.5: a useless
         feature, the null case of the paper).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------
@@ -201,9 +240,17 @@ def bn_data(n: int, theta: object, rng: RngLike) -> BinaryData:
 def check_bivariate_normal(sd: object, corr: object) -> tuple[float, float]:
     """Check the standard deviation (> 0) and correlation (in (-1, 1)) of Eq. (10).
 
+    Parameters
+    ----------
+    sd : object
+        Common standard deviation of the two accuracies, a finite number > 0.
+    corr : object
+        Their correlation, in (-1, 1).
+
     Returns
     -------
     sd, corr : float
+        The two as floats.
 
     Raises
     ------
@@ -238,6 +285,7 @@ def bivariate_normal_accuracies(
     corr : float
         Correlation in (-1, 1); 0 in the paper.
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------

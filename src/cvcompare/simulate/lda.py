@@ -37,7 +37,25 @@ class LinearDiscriminant:
         self.tol = float(tol)
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> LinearDiscriminant:
-        """Fit to ``(n, p)`` features and ``(n,)`` labels (at least two classes)."""
+        """Fit to ``(n, p)`` features and ``(n,)`` labels (at least two classes).
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (n, p)
+            Features (not checked for finiteness).
+        y : numpy.ndarray, shape (n,)
+            Class labels of any sortable type; ``classes_`` holds them sorted.
+
+        Returns
+        -------
+        LinearDiscriminant
+            ``self``, with ``classes_``, ``coef_`` and ``intercept_`` set.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` has fewer than two classes.
+        """
         X = np.asarray(X, dtype=float)
         self.classes_, y_int = np.unique(y, return_inverse=True)
         n, k = y_int.size, self.classes_.size
@@ -71,12 +89,34 @@ class LinearDiscriminant:
         return self
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """``X @ coef_.T + intercept_``: ``(n,)`` for two classes, else ``(n, k)``."""
+        """``X @ coef_.T + intercept_``: ``(n,)`` for two classes, else ``(n, k)``.
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (n, p)
+            Features, as in :meth:`fit`.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n,) or (n, k)
+            For two classes, positive scores favour the second of ``classes_``.
+        """
         scores = np.asarray(X, dtype=float) @ self.coef_.T + self.intercept_
         return scores.reshape(-1) if scores.shape[1] == 1 else scores
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """The class of largest discriminant score."""
+        """The class of largest discriminant score.
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (n, p)
+            Features, as in :meth:`fit`.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n,)
+            Labels from ``classes_``; a binary score of exactly 0 goes to the first class.
+        """
         scores = self.decision_function(X)
         index = (scores > 0).astype(int) if scores.ndim == 1 else np.argmax(scores, axis=1)
         return self.classes_[index]

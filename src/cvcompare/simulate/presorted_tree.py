@@ -189,6 +189,21 @@ def weakest_link(left, right, risk, root_risk):  # noqa: PLR0912
     children up, finds the smallest gain per added leaf, collapses the weakest nodes
     (within ``1e-9 * root_risk``) with everything below them, and makes the topmost of
     nested weakest nodes a leaf.
+
+    Parameters
+    ----------
+    left, right : numpy.ndarray of int64, shape (n_nodes,)
+        Children of each node, -1 for a leaf; every child's id is larger than its parent's.
+    risk : numpy.ndarray, shape (n_nodes,)
+        Misclassification count of each node taken as a leaf.
+    root_risk : float
+        The divisor of the complexities (the root's risk, > 0).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_nodes,)
+        The relative complexity at which each node is collapsed; 0 for the leaves of the
+        grown tree.
     """
     n = left.size
     parent = np.full(n, -1, np.int64)
@@ -230,7 +245,23 @@ def weakest_link(left, right, risk, root_risk):  # noqa: PLR0912
 
 @numba.njit(cache=True)
 def pruned_leaf_map(left, right, collapse, cps):
-    """Kernel of :func:`~.pruned_tree._pruned_leaf_map` (node ids in preorder)."""
+    """Kernel of :func:`~.pruned_tree._pruned_leaf_map` (node ids in preorder).
+
+    Parameters
+    ----------
+    left, right : numpy.ndarray of int64, shape (n_nodes,)
+        Children of each node, -1 for a leaf; every child's id is larger than its parent's.
+    collapse : numpy.ndarray, shape (n_nodes,)
+        From :func:`weakest_link`.
+    cps : numpy.ndarray, shape (c,)
+        The relative complexities of the pruned trees.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (c, n_nodes)
+        For every ``cp`` and node, the shallowest ancestor (inclusive) whose collapse
+        value is ``<= cp``, or the node itself.
+    """
     n = left.size
     rep = np.empty((cps.size, n), np.int64)
     for c in range(cps.size):
@@ -244,7 +275,18 @@ def pruned_leaf_map(left, right, collapse, cps):
 
 
 def presort(X32: np.ndarray) -> np.ndarray:
-    """``(p, n)``: for every feature, the row indices sorted by its float32 values."""
+    """``(p, n)``: for every feature, the row indices sorted by its float32 values.
+
+    Parameters
+    ----------
+    X32 : numpy.ndarray, shape (n, p)
+        float32 features.
+
+    Returns
+    -------
+    numpy.ndarray of intp, shape (p, n)
+        A stable sort: tied rows keep their order.
+    """
     return np.argsort(X32, axis=0, kind="stable").T.copy()
 
 
@@ -308,12 +350,43 @@ class PresortedTree:
 
     @classmethod
     def grow_subset(cls, X32, y, order, rows: np.ndarray, **kwargs) -> PresortedTree:
-        """Grow on the rows where the boolean ``rows`` is true, reusing the presorting."""
+        """Grow on the rows where the boolean ``rows`` is true, reusing the presorting.
+
+        Parameters
+        ----------
+        X32 : numpy.ndarray, shape (n, p)
+            float32 features of all rows.
+        y : numpy.ndarray, shape (n,)
+            Labels of all rows.
+        order : numpy.ndarray, shape (p, n)
+            :func:`presort` of ``X32``.
+        rows : numpy.ndarray of bool, shape (n,)
+            The rows to grow on.
+        **kwargs
+            The keyword arguments of the constructor (``min_split``, ``min_leaf``,
+            ``max_depth``, ``min_cp``).
+
+        Returns
+        -------
+        PresortedTree
+            Grown on the selected rows, as if they were presorted anew.
+        """
         position = np.cumsum(rows) - 1
         kept = order[rows[order]].reshape(order.shape[0], -1)
         return cls(X32[rows], y[rows], position[kept], **kwargs)
 
     def apply(self, X) -> np.ndarray:
-        """Leaf (node id) reached by every row of ``X``."""
+        """Leaf (node id) reached by every row of ``X``.
+
+        Parameters
+        ----------
+        X : array_like, shape (m, p)
+            Features, compared as float32 (as the tree was grown).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (m,)
+            Node ids of the leaves.
+        """
         X32 = np.ascontiguousarray(X, dtype=np.float32)
         return _apply(X32, self.children_left, self.children_right, self.feature, self.threshold)

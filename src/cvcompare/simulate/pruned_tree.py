@@ -171,7 +171,24 @@ class OneSETreeClassifier:
         return grow
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> OneSETreeClassifier:
-        """Grow, cross-validate and prune the tree."""
+        """Grow, cross-validate and prune the tree.
+
+        The pruned tree is the smallest whose cross-validated error is within one
+        standard error, ``sqrt(e (1 - e) / n)`` of the smallest error ``e``, of it.
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (n, p)
+            Features.
+        y : numpy.ndarray, shape (n,)
+            Class labels.
+
+        Returns
+        -------
+        OneSETreeClassifier
+            ``self``, with ``tree_`` (the grown tree), ``classes_`` and ``cp_`` (the
+            complexity chosen) set.
+        """
         X = np.asarray(X, dtype=float)
         y = np.asarray(y)
         n = y.size
@@ -212,6 +229,17 @@ class OneSETreeClassifier:
         return int(np.unique(self._leaf_map[self.tree_.tree_.children_left < 0]).size)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """Predict with the pruned tree."""
+        """Predict with the pruned tree.
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (m, p)
+            Features.
+
+        Returns
+        -------
+        numpy.ndarray, shape (m,)
+            Labels from ``classes_``: the majority class of each pruned leaf reached.
+        """
         leaves = self.tree_.apply(np.asarray(X, dtype=float))
         return self._node_class[self._leaf_map[leaves]]

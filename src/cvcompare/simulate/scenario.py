@@ -472,6 +472,7 @@ def simulate_comparison(
     q : int
         Number of data sets (>= 1).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness.
     ground_truth : Mapping, optional
         ``friedman`` generator only: setting id -> true difference (a float or a
         :class:`~.friedman.GroundTruth`), e.g. loaded from a cache of
@@ -561,6 +562,13 @@ def check_scenario(scenario: Mapping, q: int) -> None:
     Every key, the generator's settings, the delta distribution and the cross-validation
     design are checked exactly as :func:`simulate_comparison` checks them, so an experiment
     file can be refused when it is loaded rather than in every simulation job.
+
+    Parameters
+    ----------
+    scenario : Mapping
+        As for :func:`simulate_comparison`.
+    q : int
+        Number of data sets, >= 1.
 
     Raises
     ------
