@@ -152,10 +152,12 @@ def ess_bulk(draws: object) -> float:
     Parameters
     ----------
     draws : array_like, shape (chains, draws)
+        Post-warm-up draws of one parameter.
 
     Returns
     -------
     float
+        The effective number of draws, over all chains.
 
     References
     ----------
@@ -170,10 +172,12 @@ def ess_tail(draws: object) -> float:
     Parameters
     ----------
     draws : array_like, shape (chains, draws)
+        Post-warm-up draws of one parameter.
 
     Returns
     -------
     float
+        The effective number of draws, over all chains.
 
     References
     ----------
@@ -201,6 +205,7 @@ def mcse_probability(indicator: object) -> float:
     Returns
     -------
     float
+        The standard error of the share of true indicators.
 
     References
     ----------

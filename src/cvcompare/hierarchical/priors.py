@@ -169,6 +169,7 @@ def stan_data(
     Parameters
     ----------
     data : ScaledData
+        The scaled differences (:func:`scale_data`).
     rho : float
         Correlation between fold differences, in [0, 1).
     student : bool
@@ -179,6 +180,7 @@ def stan_data(
     Returns
     -------
     dict
+        The program's data by name (:func:`model_data`).
     """
     means = data.means
     within = float(np.mean(data.x.std(axis=1, ddof=1)))
@@ -231,6 +233,7 @@ def model_data(
     Returns
     -------
     dict
+        The program's data by name: these values and the sampler's layout.
     """
     model = {
         "q": int(xbar.size),

@@ -140,6 +140,7 @@ class HierarchicalResult(BayesianDecisionMixin):
     noisy : tuple of int
         Data sets that had zero variance and received noise before fitting.
     diagnostics : HierarchicalDiagnostics
+        Convergence checks of the fit.
     """
 
     delta0: np.ndarray

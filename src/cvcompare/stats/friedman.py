@@ -206,12 +206,14 @@ def nemenyi_q_alpha(k: int, *, alpha: float = 0.05) -> float:
     ----------
     k : int
         Number of models, ``>= 2``.
-    alpha : float
+    alpha : float, default 0.05
         Family-wise level, in (0, 0.5).
 
     Returns
     -------
     float
+        ``q_alpha``; the critical difference of average ranks is
+        ``q_alpha sqrt(k (k + 1) / (6 N))``.
 
     References
     ----------
