@@ -181,6 +181,9 @@ def test_report_friedman_and_nemenyi(small):
     fr = friedman_test(scores[["rf", "svm", "knn"]].to_numpy())
     assert results.friedman.statistic == pytest.approx(fr.statistic, rel=1e-12)
     assert f"chi-square = {fr.statistic:.3f}" in page.markdown
+    # F_F with its degrees of freedom k - 1 and (k - 1)(N - 1): 3 learners, N data sets
+    n = len(scores)
+    assert f"Iman-Davenport F(2, {2 * (n - 1)}) = {fr.ff_statistic:.3f}, p = " in page.markdown
     assert "Significantly different pairs: rf vs knn" in page.markdown
     assert (
         "| IDP (no rope) |" in page.markdown

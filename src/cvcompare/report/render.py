@@ -667,7 +667,8 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
                     f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
                     + _ties_note(results)
                     + "; "
-                    f"Iman-Davenport F = {fr.ff_statistic:.3f}, p = {_fmt(fr.ff_pvalue)}: "
+                    f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}, "
+                    f"p = {_fmt(fr.ff_pvalue)}: "
                     + (
                         "the learners differ"
                         if fr.ff_pvalue < s.alpha
