@@ -180,16 +180,21 @@ def test_csv_errors_name_the_problem(tmp_path):
     with pytest.raises(ValueError, match="finite number"):
         read_csv_scores(_csv(tmp_path, rows + [("rf", "x", 0, "nan")]))
     table = read_csv_scores(_csv(tmp_path, rows[:-1]))  # svm lacks one fold on zoo
-    with pytest.raises(ValueError, match="same \\(dataset, fold\\) pairs"):
+    with pytest.raises(ValueError, match="same \\(dataset, fold\\) pairs") as info:
         fold_differences(table, "rf", "svm")
+    # the message names the learner that lacks the fold, and the fold
+    assert "'svm' has no score for 1 of the other's, e.g. (dataset, fold) = ('zoo', 3)" in str(
+        info.value
+    )
     full = read_csv_scores(_csv(tmp_path, rows))
     with pytest.raises(ValueError, match="a: unknown learner 'knn'"):
         fold_differences(full, "knn", "svm")
     with pytest.raises(ValueError, match="two different learners"):
         fold_differences(full, "rf", "rf")
     uneven = read_csv_scores(_csv(tmp_path, rows[:-2]))  # zoo has 3 folds, others 4
-    with pytest.raises(ValueError, match="different numbers of folds"):
+    with pytest.raises(ValueError, match="different numbers of folds") as info:
         fold_differences(uneven, "rf", "svm")
+    assert "([3, 4]): 4 on 2 of the 3, but 3 on 'zoo';" in str(info.value)
     with pytest.raises(ValueError, match="no result on data set 'zoo'"):
         mean_score_matrix(
             read_csv_scores(_csv(tmp_path, [r for r in rows if r[:2] != ("svm", "zoo")]))

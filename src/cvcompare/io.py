@@ -462,10 +462,13 @@ def fold_differences(
     pair = table[table[learner_col].isin([a, b])]
     paired = pair.set_index([learner_col, "dataset", "fold"])[score_col].unstack(learner_col)
     if paired.isna().any().any():
-        unpaired = paired.index[paired.isna().any(axis=1)][:3].tolist()
+        gaps = paired[paired.isna().any(axis=1)]
+        lacking = a if gaps[a].isna().iloc[0] else b
+        unpaired = gaps.index[gaps[lacking].isna()][:3].tolist()
         raise ValueError(
-            f"a, b: learners {a!r} and {b!r} do not have the same (dataset, fold) pairs, "
-            f"e.g. {unpaired}"
+            f"a, b: learners {a!r} and {b!r} do not have the same (dataset, fold) pairs: "
+            f"{lacking!r} has no score for {len(gaps[gaps[lacking].isna()])} of the other's, "
+            f"e.g. (dataset, fold) = {', '.join(map(str, unpaired))}"
         )
     # each data set's differences in the order of its fold labels, which may be numbered
     # per data set (0, ..., n - 1) or across them
@@ -473,9 +476,14 @@ def fold_differences(
     datasets = list(dict.fromkeys(pair.loc[pair[learner_col] == a, "dataset"]))
     counts = diff.size()
     if counts.nunique() > 1:
+        usual = counts.mode().iloc[0]
+        odd = counts[counts != usual]
         raise ValueError(
-            f"table: the data sets have different numbers of folds ({sorted(set(counts))}); "
-            "every data set needs the same cross-validation design"
+            f"table: the data sets have different numbers of folds ({sorted(set(counts))}): "
+            f"{usual} on {len(counts) - len(odd)} of the {len(counts)}, but "
+            f"{', '.join(f'{n} on {d!r}' for d, n in odd[:3].items())}"
+            f"{' and others' if len(odd) > 3 else ''}; every data set needs the same "
+            "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     return (x if higher_is_better else -x), datasets
