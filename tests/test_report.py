@@ -339,7 +339,10 @@ def test_lower_is_better_mirrors_negated_scores():
         assert f"| mean difference {loss_diff} |" in ma
         assert f"| mean difference ({pair.first} minus {pair.second}) |" in mb
         ma = ma.replace(loss_diff, f"({pair.first} minus {pair.second})")
-    strip = re.compile(r"lower is better|higher is better| --lower-is-better")
+    strip = re.compile(
+        r"lower is better|higher is better| --lower-is-better|"
+        r" \(the scores being losses, the second learner's score minus the first's\)"
+    )
     assert strip.sub("", ma) == strip.sub("", mb)
 
 
@@ -710,3 +713,13 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         - stats.t.cdf(-0.01, fit.nu, fit.delta0, fit.sigma0)
     )
     assert np.trapezoid(fit.next_dataset_density(grid), grid) == pytest.approx(mass, rel=1e-6)
+
+
+def test_the_scores_line_says_the_unit_and_quotes_names_with_commas():
+    table = _table(learners=(("svm, rbf", 0.0), ("random forest", 0.02)))
+    results = compare_learners(table, hierarchical=False, n_samples=N)
+    markdown = build_report(results).markdown
+    assert "Learners: 'svm, rbf', 'random forest'." in markdown
+    assert "(accuracies, analysed as fractions: 0.01 is one percentage point)" in markdown
+    plain = build_report(compare_learners(_table(), hierarchical=False, n_samples=N)).markdown
+    assert "Learners: rf, svm, knn." in plain

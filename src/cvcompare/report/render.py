@@ -618,6 +618,20 @@ def _rerun_command(results: ComparisonResults) -> str:
     return " ".join(shlex.quote(a) for a in args)
 
 
+def _unit(scale: str) -> str:
+    """The unit of the differences, in words."""
+    if scale == "raw":
+        return "score in its own unit"
+    return "accuracies, analysed as fractions: 0.01 is one percentage point"
+
+
+def _names(learners: list[str]) -> str:
+    """The learners as a list in words, each quoted if a name holds a comma."""
+    if any("," in name for name in learners):
+        return ", ".join(f"'{name}'" for name in learners)
+    return ", ".join(learners)
+
+
 def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     s = results.settings
     k, q = len(results.learners), len(results.datasets)
@@ -629,15 +643,20 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             "p",
             f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
             f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
-            f"({'accuracy-like fractions' if s.scale != 'raw' else 'score in its own unit'}). "
-            f"Learners: {', '.join(results.learners)}.",
+            f"({_unit(s.scale)}). Learners: {_names(results.learners)}.",
         )
+    )
+    losses = (
+        ""
+        if s.higher_is_better
+        else (" (the scores being losses, the second learner's score minus the first's)")
     )
     b.append(
         (
             "p",
             "How to read: every difference is first learner minus second, oriented so "
-            "that a positive difference favours the first learner. A Bayesian test gives three "
+            f"that a positive difference favours the first learner{losses}. A Bayesian test "
+            "gives three "
             "probabilities, listed everywhere in this order (left, rope, right): that the "
             f"second learner is practically better (left: difference below {s.rope[0]:g}), "
             "that the two are practically equivalent (rope: difference in "
