@@ -294,3 +294,26 @@ def test_dates_and_time_spans_are_refused_and_unmasked_arrays_accepted():
     with pytest.raises(TypeError, match=r"^x: expected a real number, got 1j"):
         check_array(1j, "x")
     assert check_array(np.ma.masked_array([0.1, 0.2]), "x").tolist() == [0.1, 0.2]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.array(True), np.array("0.5"), np.array(b"0.5"), np.array(True, dtype=object)],
+    ids=["bool", "str", "bytes", "object-bool"],
+)
+def test_zero_d_arrays_of_booleans_and_strings_are_refused_as_scalars(bad):
+    from cvcompare._validation import check_finite, check_non_negative, check_positive, check_real
+
+    with pytest.raises(TypeError, match=r"^x: expected a real number, got array\("):
+        check_real(bad, "x")
+    for check in (check_positive, check_finite, check_non_negative):
+        with pytest.raises(TypeError, match=r"^x: expected a .*number, got array\("):
+            check(bad, "x")
+
+
+def test_zero_d_arrays_and_numpy_scalars_of_real_numbers_are_accepted():
+    from cvcompare._validation import check_real
+
+    for good, expected in ((np.array(0.5), 0.5), (np.float64(0.5), 0.5), (np.int64(3), 3.0)):
+        assert check_real(good, "x") == expected
+    assert check_real(np.array(0.5, dtype=object), "x") == 0.5

@@ -121,6 +121,16 @@ _NOT_REAL_KINDS = {
 }
 
 
+def _is_not_real(value: object) -> bool:
+    """Whether ``value`` is a boolean, string, complex number, date or time span, or a 0-d
+    array of one, which ``float`` would silently turn into a real number."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        if value.dtype.kind == "O":
+            return _is_not_real(value.item())
+        return value.dtype.kind in _NOT_REAL_KINDS
+    return isinstance(value, _NOT_REAL)
+
+
 def _refuse_non_numbers(x: object, name: str) -> None:
     """Refuse booleans, strings, complex numbers, dates and time spans, which NumPy would
     silently turn into real numbers."""
@@ -188,7 +198,7 @@ def check_data_set_differences(x: object, scale: str) -> np.ndarray:
 
 def check_real(value: object, name: str, expected: str = "a real number") -> float:
     """``float(value)`` for a real number; booleans, strings (even ``"0.5"``), complex numbers,
-    dates and times are refused.
+    dates and times are refused, as are 0-d arrays of them (``np.array(True)``).
 
     NaN and infinite values are accepted.
 
@@ -209,10 +219,10 @@ def check_real(value: object, name: str, expected: str = "a real number") -> flo
     Raises
     ------
     TypeError
-        If ``value`` is a boolean, string, complex number, date or time, or ``float``
-        refuses it.
+        If ``value`` is a boolean, string, complex number, date or time, or a 0-d array of
+        one, or ``float`` refuses it.
     """
-    if isinstance(value, _NOT_REAL):
+    if _is_not_real(value):
         raise TypeError(f"{name}: expected {expected}, got {value!r} ({type(value).__name__})")
     try:
         return float(value)  # type: ignore[arg-type]
