@@ -121,3 +121,21 @@ def test_generators_are_reproducible():
 def test_binary_data_refuses_non_binary_input(y, features, match):
     with pytest.raises(ValueError, match=match):
         BinaryData(y=np.array(y), features=np.array(features))
+
+
+@pytest.mark.parametrize("bad", [True, "0.9", np.array(True)])
+def test_theta_star_refuses_booleans_and_strings_naming_it(bad):
+    from cvcompare.simulate.generators import check_theta_star
+
+    with pytest.raises(TypeError, match=r"^theta_star: expected a number in \(0.5, 1\], got"):
+        check_theta_star(bad)
+    with pytest.raises(TypeError, match="^theta_star: expected a number"):
+        nb_features_data(30, [0.01], rng=1, theta_star=bad)
+
+
+def test_theta_star_accepts_numpy_numbers_and_refuses_nan():
+    from cvcompare.simulate.generators import check_theta_star
+
+    assert check_theta_star(np.float64(0.9)) == 0.9 and check_theta_star(np.int64(1)) == 1.0
+    with pytest.raises(ValueError, match=r"^theta_star: expected a number in \(0.5, 1\], got nan"):
+        check_theta_star(float("nan"))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_array, check_int
+from .._validation import check_array, check_int, check_real
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -101,14 +101,12 @@ def check_theta_star(theta_star: object) -> float:
     Raises
     ------
     TypeError
-        If ``float`` refuses ``theta_star``.
+        If ``theta_star`` is not a real number; booleans and strings (even ``"0.9"``) are
+        refused.
     ValueError
         If it lies outside (0.5, 1] or is NaN.
     """
-    try:
-        val = float(theta_star)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise TypeError(f"theta_star: expected a number in (0.5, 1], got {theta_star!r}") from None
+    val = check_real(theta_star, "theta_star", "a number in (0.5, 1]")
     if not 0.5 < val <= 1.0:
         raise ValueError(f"theta_star: expected a number in (0.5, 1], got {val}")
     return val
