@@ -73,7 +73,7 @@ def test_a_delta_distribution_draws_one_mean_per_data_set():
     [
         ({"cv": {"runs": 1, "folds": 10}}, "cv: not used by the 'bivariate_normal'"),
         ({"n_instances": 100}, "n_instances: not used"),
-        ({"generator": {"name": "bivariate_normal", "sd": 0.0}}, "sd: expected a standard"),
+        ({"generator": {"name": "bivariate_normal", "sd": 0.0}}, "sd: expected a positive finite"),
         ({"generator": {"name": "bivariate_normal", "corr": 1.0}}, "corr: expected a corr"),
         ({"generator": {"name": "bivariate_normal", "rho": 0.1}}, "unknown key"),
     ],

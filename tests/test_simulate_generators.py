@@ -1,5 +1,7 @@
 """Data generators: the sampled laws match their parameters; bad input is refused."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -87,7 +89,7 @@ def test_bivariate_normal_moments():
     "args, match",
     [
         ((0, 0.0, 0.12, 0.0), "n: expected an integer >= 1"),
-        ((30, 0.0, 0.0, 0.0), "sd: expected a standard deviation > 0"),
+        ((30, 0.0, 0.0, 0.0), "sd: expected a positive finite number, got 0.0"),
         ((30, 0.0, 0.12, 1.0), r"corr: expected a correlation in \(-1, 1\)"),
         ((30, np.inf, 0.12, 0.0), "delta: all values must be finite"),
     ],
@@ -139,3 +141,22 @@ def test_theta_star_accepts_numpy_numbers_and_refuses_nan():
     assert check_theta_star(np.float64(0.9)) == 0.9 and check_theta_star(np.int64(1)) == 1.0
     with pytest.raises(ValueError, match=r"^theta_star: expected a number in \(0.5, 1\], got nan"):
         check_theta_star(float("nan"))
+
+
+@pytest.mark.parametrize(
+    "sd, error, match",
+    [
+        (-0.1, ValueError, "sd: expected a positive finite number, got -0.1"),
+        (float("nan"), ValueError, "sd: expected a positive finite number, got nan"),
+        (float("inf"), ValueError, "sd: expected a positive finite number, got inf"),
+        (True, TypeError, "sd: expected a positive number, got True"),
+        ("0.12", TypeError, "sd: expected a positive number, got '0.12'"),
+        ([0.12], TypeError, "sd: expected a positive number, got [0.12]"),
+    ],
+)
+def test_bivariate_normal_sd_is_checked_with_the_shared_wording(sd, error, match):
+    from cvcompare.simulate.generators import check_bivariate_normal
+
+    with pytest.raises(error, match="^" + re.escape(match)):
+        check_bivariate_normal(sd, 0.0)
+    assert check_bivariate_normal(np.float64(0.12), 0.0) == (0.12, 0.0)

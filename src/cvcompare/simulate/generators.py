@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_array, check_int, check_real
+from .._validation import check_array, check_int, check_positive, check_real
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -252,13 +252,15 @@ def check_bivariate_normal(sd: object, corr: object) -> tuple[float, float]:
 
     Raises
     ------
-    ValueError, TypeError
-        Naming ``sd`` or ``corr`` and what was expected.
+    TypeError
+        If ``sd`` is not a single real number (booleans and strings are refused) or
+        ``corr`` holds anything but real numbers.
+    ValueError
+        If ``sd`` is not finite and > 0, or ``corr`` is not a single finite number in
+        (-1, 1); the message names the argument.
     """
-    sd = float(check_array(sd, "sd", ndim=0))
+    sd = check_positive(sd, "sd")
     corr = float(check_array(corr, "corr", ndim=0))
-    if sd <= 0:
-        raise ValueError(f"sd: expected a standard deviation > 0, got {sd}")
     if not -1.0 < corr < 1.0:
         raise ValueError(f"corr: expected a correlation in (-1, 1), got {corr}")
     return sd, corr
