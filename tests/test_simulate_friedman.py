@@ -59,6 +59,25 @@ def test_the_54_settings_of_table_4():
         assert {s.n_random for s in mine} == {0, 20}
 
 
+@pytest.mark.parametrize(
+    "change, error, match",
+    [
+        ({"function": True}, TypeError, "function: expected an integer, got True"),
+        ({"function": 1.0}, TypeError, "function: expected an integer, got 1.0"),
+        ({"function": 4}, ValueError, "function: expected 1, 2 or 3, got 4"),
+        ({"noise": True}, TypeError, "noise: expected a non-negative number, got True"),
+        ({"noise": "1.0"}, TypeError, "noise: expected a non-negative number, got '1.0'"),
+        ({"noise": float("nan")}, ValueError, "noise: expected a non-negative finite number"),
+        ({"noise": -1.0}, ValueError, "noise: expected a non-negative finite number"),
+    ],
+)
+def test_settings_refuse_booleans_and_non_numbers_naming_the_field(change, error, match):
+    with pytest.raises(error, match="^" + match):
+        FriedmanSetting(**{"function": 1, "noise": 1.0, "n": 30, "n_random": 0, **change})
+    same = FriedmanSetting(function=np.int64(1), noise=np.float64(1.0), n=30, n_random=0)
+    assert same.id == "F1_sd1_n30_r0"
+
+
 @pytest.mark.parametrize("function", [1, 2, 3])
 def test_class_balance_is_one_half(function):
     # Fresh data (a different seed from the median's): the share of class 1 is 1/2 up to

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_non_negative
 from ..seeding import RngLike, as_generator, replication_rng
 from .lda import LinearDiscriminant
 from .pruned_tree import OneSETreeClassifier
@@ -70,9 +70,10 @@ class FriedmanSetting:
     Raises
     ------
     TypeError
-        If ``n`` or ``n_random`` is not an integer.
+        If ``function``, ``n`` or ``n_random`` is not an integer, or ``noise`` is not a
+        real number (booleans and strings are refused).
     ValueError
-        If a value is out of range.
+        If a value is out of range, or ``noise`` is NaN or infinite.
     """
 
     function: int
@@ -81,12 +82,11 @@ class FriedmanSetting:
     n_random: int
 
     def __post_init__(self) -> None:
-        if self.function not in (1, 2, 3):
+        if check_int(self.function, "function") not in (1, 2, 3):
             raise ValueError(f"function: expected 1, 2 or 3, got {self.function!r}")
         check_int(self.n, "n", minimum=2)
         check_int(self.n_random, "n_random", minimum=0)
-        if not (np.isfinite(self.noise) and self.noise >= 0):
-            raise ValueError(f"noise: expected a finite sd >= 0, got {self.noise!r}")
+        check_non_negative(self.noise, "noise")
 
     @property
     def id(self) -> str:
