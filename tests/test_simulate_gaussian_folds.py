@@ -74,6 +74,28 @@ def test_bad_scenarios_name_the_entry(scenario, message):
         check_scenario(scenario, 3)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"mean": [0.0], "sd": [-1.0, np.nan]}, ValueError, "sd: all values must be finite"),
+        ({"mean": [0.0], "sd": [1.0, 1.0]}, ValueError, r"sd: expected one value per data set"),
+        ({"mean": [0.0, 0.1], "sd": [1.0, -1.0]}, ValueError, r"sd\[1\]: expected a positive"),
+        ({"mean": [0.0], "sd": [0.0]}, ValueError, r"sd\[0\]: expected a positive finite"),
+        ({"mean": [np.nan], "sd": [1.0]}, ValueError, "mean: all values must be finite"),
+        ({"mean": 0.0, "sd": 1.0}, ValueError, r"mean: expected a 1-D array"),
+        ({"mean": [True], "sd": [1.0]}, TypeError, "mean: expected an array of real numbers"),
+        ({"mean": [0.0], "sd": ["1"]}, TypeError, "sd: expected an array of real numbers"),
+        ({"n": 1}, ValueError, "n: expected an integer >= 2, got 1"),
+        ({"n": 10.0}, TypeError, "n: expected an integer, got 10.0"),
+        ({"n": True}, TypeError, "n: expected an integer, got True"),
+    ],
+)
+def test_fold_differences_check_every_argument(kwargs, error, message):
+    args = {"mean": [0.0, 0.1], "sd": [1.0, 2.0], "n": 10, "rho": 0.1, "rng": 1, **kwargs}
+    with pytest.raises(error, match="^" + message):
+        gaussian_fold_differences(args.pop("mean"), args.pop("sd"), **args)
+
+
 def test_plain_folds_ignore_the_class_and_keep_equal_sizes():
     y = np.array([0] * 30 + [1] * 10)
     ids = stratified_fold_ids(y, runs=200, folds=4, rng=3, stratify=False)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_rho
+from .._validation import check_array, check_int, check_positive, check_rho
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -73,9 +73,10 @@ def gaussian_fold_differences(
     Parameters
     ----------
     mean, sd : array_like, shape (q,)
-        ``mu_i`` and ``sigma_i > 0`` of each data set.
+        ``mu_i`` (finite) and ``sigma_i`` (finite, > 0) of each data set; both 1-D, of the
+        same length ``q >= 1``.
     n : int
-        Number of differences per data set (``m k``).
+        Number of differences per data set (``m k``), >= 2.
     rho : float
         Correlation between any two differences of a data set, in [0, 1).
     rng : int, numpy.random.SeedSequence or numpy.random.Generator
@@ -88,12 +89,24 @@ def gaussian_fold_differences(
 
     Raises
     ------
-    TypeError, ValueError
-        If ``rho`` is not a number in [0, 1), or ``rng`` is not a seed, seed sequence or
-        generator.
+    TypeError
+        If ``mean`` or ``sd`` holds anything but real numbers (booleans and strings
+        included), ``n`` is not an integer, ``rho`` is not a real number, or ``rng`` is
+        not a seed, seed sequence or generator.
+    ValueError
+        If ``mean`` or ``sd`` is not a non-empty 1-D array of finite values, their lengths
+        differ, an ``sd`` is not > 0, ``n`` is below 2, or ``rho`` lies outside [0, 1).
     """
-    mu = np.asarray(mean, dtype=float)
-    sigma = np.asarray(sd, dtype=float)
+    mu = check_array(mean, "mean", ndim=1, min_size=1, axis_names=("data sets",))
+    sigma = check_array(sd, "sd", ndim=1, min_size=1, axis_names=("data sets",))
+    if sigma.size != mu.size:
+        raise ValueError(
+            f"sd: expected one value per data set, as in mean ({mu.size}), got {sigma.size}"
+        )
+    if np.any(sigma <= 0):
+        i = int(np.argmax(sigma <= 0))
+        check_positive(sigma[i], f"sd[{i}]")  # raises: not > 0
+    n = check_int(n, "n", minimum=2)
     rho = check_rho(rho)
     gen = as_generator(rng)
     z = gen.standard_normal((mu.size, n + 1))
