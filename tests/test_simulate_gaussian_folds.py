@@ -57,10 +57,10 @@ def test_rho_defaults_to_one_over_k_and_draws_are_reproducible():
     [
         (_scenario(sd=0.03), "generator.mean: required"),
         (_scenario(mean=[0.0, 0.1], sd=0.03), r"list of q = 3 numbers"),
-        (_scenario(mean=0.0, sd=0.0), "standard deviations > 0"),
+        (_scenario(mean=0.0, sd=0.0), "generator.sd: expected a positive finite number, got 0.0"),
         (_scenario(mean=0.0, sd=0.03, rho=1.0), r"generator.rho: expected a number in \[0, 1\)"),
         (_scenario(mean=0.0, sd=0.03, rho=True), "generator.rho: expected a number"),
-        (_scenario(mean="a", sd=0.03), "generator.mean: expected finite numbers"),
+        (_scenario(mean="a", sd=0.03), "generator.mean: expected a finite number, got 'a'"),
         ({**_scenario(mean=0.0, sd=0.03), "n_instances": 50}, "n_instances: not used"),
         (
             {**_scenario(mean=0.0, sd=0.03), "cv": {"runs": 1, "folds": 10, "stratify": False}},
@@ -94,6 +94,21 @@ def test_fold_differences_check_every_argument(kwargs, error, message):
     args = {"mean": [0.0, 0.1], "sd": [1.0, 2.0], "n": 10, "rho": 0.1, "rng": 1, **kwargs}
     with pytest.raises(error, match="^" + message):
         gaussian_fold_differences(args.pop("mean"), args.pop("sd"), **args)
+
+
+def test_numpy_numbers_are_accepted_and_booleans_and_nan_refused_per_data_set():
+    scen = _scenario(mean=[np.int64(0), np.float32(0.5), 1], sd=np.int64(2), rho=np.int64(0))
+    sim = simulate_comparison(scen, 3, 1)
+    np.testing.assert_array_equal(sim.true_delta, [0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(sim.rho, [0.0] * 3)
+    for bad, error, message in [
+        (_scenario(mean=np.bool_(True), sd=0.1), TypeError, "generator.mean: expected a finite"),
+        (_scenario(mean=0.0, sd=[0.1, True, 0.1]), TypeError, r"generator.sd\[1\]: expected a"),
+        (_scenario(mean=[0.0, np.nan, 0.0], sd=0.1), ValueError, r"generator.mean\[1\]: expected"),
+        (_scenario(mean=0.0, sd=np.float64(-0.1)), ValueError, "generator.sd: expected a positive"),
+    ]:
+        with pytest.raises(error, match="^" + message):
+            check_scenario(bad, 3)
 
 
 def test_plain_folds_ignore_the_class_and_keep_equal_sizes():

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_array, check_int, check_positive, check_rho
+from .._validation import check_array, check_finite, check_int, check_positive, check_rho
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -51,18 +51,14 @@ GENERATOR_KEYS = {"mean", "sd", "rho"}
 
 
 def _per_dataset(value: object, key: str, q: int, *, positive: bool) -> np.ndarray:
-    if isinstance(value, Sequence) and not isinstance(value, str):
+    """One finite number per data set (> 0 if ``positive``): a number, Python's or NumPy's
+    (booleans refused), or a list of ``q`` of them."""
+    check = check_positive if positive else check_finite
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
         if len(value) != q:
             raise ValueError(f"{key}: expected a number or a list of q = {q} numbers, got {value}")
-        items = list(value)
-    else:
-        items = [value] * q
-    for v in items:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
-            raise TypeError(f"{key}: expected finite numbers, got {v!r}")
-        if positive and v <= 0:
-            raise ValueError(f"{key}: expected standard deviations > 0, got {v!r}")
-    return np.asarray(items, dtype=float)
+        return np.array([check(v, f"{key}[{i}]") for i, v in enumerate(value)])
+    return np.full(q, check(value, key))
 
 
 def gaussian_fold_differences(
@@ -201,10 +197,11 @@ def gaussian_folds_plan(
     ------
     ValueError
         If the scenario has ``delta`` or ``n_instances``, ``mean`` or ``sd`` is missing,
-        a list has not ``q`` entries, an sd is not positive, or ``rho`` lies outside
-        [0, 1).
+        a list has not ``q`` entries, a mean or an sd is NaN or infinite, an sd is not
+        > 0, or ``rho`` lies outside [0, 1).
     TypeError
-        If ``rho``, a mean or an sd is not a finite number (booleans included).
+        If ``rho``, a mean or an sd is not a real number; Python and NumPy integers and
+        floats are accepted, booleans and strings refused.
     """
     for key in ("delta", "n_instances"):
         if key in scenario:
@@ -213,10 +210,7 @@ def gaussian_folds_plan(
         if key not in gen_spec:
             raise ValueError(f"generator.{key}: required by the 'gaussian_folds' generator")
     runs, folds = cv_design
-    rho = gen_spec.get("rho", 1.0 / folds)
-    if isinstance(rho, bool) or not isinstance(rho, (int, float)):
-        raise TypeError(f"generator.rho: expected a number in [0, 1), got {rho!r}")
-    rho = check_rho(rho, name="generator.rho")
+    rho = check_rho(gen_spec.get("rho", 1.0 / folds), name="generator.rho")
     return GaussianFoldsPlan(
         runs=runs,
         folds=folds,
