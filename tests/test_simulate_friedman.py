@@ -470,3 +470,17 @@ def test_linear_discriminant_equals_scikit_learn_s_svd_solver():
     assert np.array_equal(LinearDiscriminant().fit(X, y).predict(X), ref.predict(X))
     with pytest.raises(ValueError, match="y: expected at least two classes"):
         LinearDiscriminant().fit(X, np.zeros(60))
+
+
+def test_the_ground_truth_path_encodes_the_whole_truth_design():
+    # load_ground_truth trusts the path to fix the design: every field of TruthDesign,
+    # the root seed and the setting must be part of it
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    rules = Path(__file__).resolve().parents[1] / "workflow" / "rules" / "common.smk"
+    key = re.search(r'^TRUTH_KEY = "([^"]+)"', rules.read_text(), re.MULTILINE).group(1)
+    parts = set(re.findall(r"\{(\w+)\}", key))
+    fields = {f.name for f in dataclasses.fields(TruthDesign)} - {"learners"}
+    assert parts == fields | {"learner_a", "learner_b", "seed", "setting"}

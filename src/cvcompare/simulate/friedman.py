@@ -415,7 +415,18 @@ class TruthDesign:
 def load_ground_truth(paths: Iterable[str | Path]) -> dict[str, GroundTruth]:
     """Read ground-truth files written by :meth:`TruthDesign.write`.
 
-    The design recorded in each file is not read back or checked.
+    The design recorded in each file is not read back or checked, because the path of a
+    file already fixes it. The workflow writes the truth of a setting under
+    ``results/ground_truth/`` at
+
+    ``friedman/{learner_a}-{learner_b}/reps~{repetitions}/test~{n_test}/seed~{seed}/{setting}.json``
+
+    and builds the :class:`TruthDesign` it measures (and records) from those same parts
+    of the path; a scenario reads the paths built from the design it declares and the
+    root seed. A file measured under another design or root seed (the seed is not even
+    recorded) lies at another path, so a file left from earlier settings is never read in
+    place of the one asked for, and the setting id in a file is the one in its name.
+    Files gathered in some other way must share one design: this function cannot tell.
 
     Parameters
     ----------
