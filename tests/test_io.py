@@ -272,6 +272,22 @@ def test_mean_score_matrix_ties_equal_totals_of_correct_predictions(tmp_path):
     assert np.all(scores[:, 3] > scores[:, 0])
 
 
+def test_mean_score_matrix_ties_within_each_data_sets_own_rounding():
+    # raw scores of very different sizes: the rounding of means of scores near 1e5 (about
+    # 1e-9) must not tie means 1e-9 apart on a data set whose scores are near 1e-3
+    rows = [
+        (learner, dataset, fold, score + 1e-9 * (learner == "b"))
+        for learner in ("a", "b")
+        for dataset, score in (("large", 1e5), ("small", 1.234567e-3))
+        for fold in range(10)
+    ]
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    scores, datasets, _ = mean_score_matrix(table)
+    assert datasets == ["large", "small"]
+    assert scores[0, 0] == scores[0, 1]  # 1e-9 is within the rounding of means of 1e5
+    assert scores[1, 1] - scores[1, 0] == pytest.approx(1e-9, rel=1e-6)
+
+
 def test_mean_score_matrix_refuses_unpaired_folds(tmp_path):
     rows = _tidy_rows()
     table = read_csv_scores(_csv(tmp_path, rows))

@@ -562,10 +562,10 @@ def mean_score_matrix(
         input of :func:`cvcompare.stats.friedman_test`. Sums are exactly rounded
         (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie; and
         means of a data set within the rounding tolerance of :func:`mean_differences`
-        (``4 (n + 2) eps s``, ``n`` folds, ``s`` the largest magnitude of the scores, at
-        least 1) of the smallest of their group are set equal to it, so that accuracies
-        with equal totals of correct predictions over different folds (``153/200`` as
-        ``0.765`` and as ``0.7649999999999999``) tie.
+        (``4 (n + 2) eps s``, ``n`` the data set's number of folds, ``s`` the largest
+        magnitude of its scores, at least 1) of the smallest of their group are set equal to
+        it, so that accuracies with equal totals of correct predictions over different folds
+        (``153/200`` as ``0.765`` and as ``0.7649999999999999``) tie.
     datasets, learners : list of str
         Row and column labels: data sets in the order of first appearance in the table,
         learners in ``order``.
@@ -608,9 +608,14 @@ def mean_score_matrix(
             f"{dataset!r}, which other learners have; the folds must be paired"
         )
     values = means.to_numpy(dtype=float)
-    size = max(1.0, float(np.abs(table[score_col].to_numpy(dtype=float)).max()))
-    tolerance = 4 * (int(groups.size().max()) + 2) * np.finfo(float).eps * size
-    return np.array([_tie_close(row, tolerance) for row in values]), datasets, names
+    # each data set's rounding tolerance, from its own folds and scores: a data set of small
+    # scores (an RMSE of 1e-3) keeps differences that one of large scores would not resolve
+    per_dataset = table.groupby("dataset", sort=False)
+    size = np.maximum(1.0, per_dataset[score_col].agg(lambda s: np.abs(s).max()))
+    n = per_dataset["fold"].nunique()
+    tolerance = (4 * (n + 2) * np.finfo(float).eps * size).reindex(datasets).to_numpy()
+    tied = [_tie_close(row, tol) for row, tol in zip(values, tolerance, strict=True)]
+    return np.array(tied), datasets, names
 
 
 def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:
