@@ -158,6 +158,8 @@ def test_select_learners_and_the_order_of_the_score_matrix(tmp_path):
         select_learners(table, ["rf", "xgb"])
     with pytest.raises(ValueError, match="learners: expected at least two different"):
         select_learners(table, ["rf", "rf"])
+    with pytest.raises(ValueError, match="learners: 'rf' is given twice; name each learner"):
+        select_learners(table, ["rf", "svm", "rf"])
     with pytest.raises(TypeError, match="learners: expected a sequence"):
         select_learners(table, "rf")
 

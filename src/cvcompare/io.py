@@ -399,8 +399,8 @@ def select_learners(
     Raises
     ------
     ValueError
-        If a learner is not in the table, or fewer than two different learners are chosen
-        (the argument is named ``learners`` in the message).
+        If a learner is not in the table or is chosen twice, or fewer than two different
+        learners are chosen (the argument is named ``learners`` in the message).
     TypeError
         If ``chosen`` is a single string.
     """
@@ -413,8 +413,11 @@ def select_learners(
     chosen = known if chosen is None else list(chosen)
     for name in chosen:
         check_learner(name, "learners", known)
-    if len(chosen) < 2 or len(set(chosen)) != len(chosen):
+    if len(set(chosen)) < 2:
         raise ValueError(f"learners: expected at least two different learners, got {chosen}")
+    repeated = next((name for i, name in enumerate(chosen) if name in chosen[:i]), None)
+    if repeated is not None:
+        raise ValueError(f"learners: {repeated!r} is given twice; name each learner once")
     return table[table[column].isin(chosen)], chosen
 
 
