@@ -154,6 +154,10 @@ def test_select_learners_and_the_order_of_the_score_matrix(tmp_path):
         mean_score_matrix(sub, ["svm", "rf"])
     with pytest.raises(ValueError, match="order: expected"):
         mean_score_matrix(sub, ["svm", "knn", "knn"])
+    # learners named with one letter: the string "sr" is not taken for the order ["s", "r"]
+    letters = table[table["learner"] != "knn"].replace({"learner": {"rf": "r", "svm": "s"}})
+    with pytest.raises(TypeError, match="order: expected a sequence of learner names"):
+        mean_score_matrix(letters, "sr")
     with pytest.raises(ValueError, match="learners: unknown learner 'xgb'"):
         select_learners(table, ["rf", "xgb"])
     with pytest.raises(ValueError, match="learners: expected at least two different"):

@@ -582,7 +582,8 @@ def mean_score_matrix(
         a label is empty, or a (learner, dataset, fold) appears twice (it would be averaged
         in).
     TypeError
-        If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
+        If ``table`` is not a DataFrame, a score is not a real number (text, booleans), or
+        ``order`` is a single string.
     """
     learner_col, score_col = _check_table(table)
     groups = table.groupby([learner_col, "dataset"], sort=False)[score_col]
@@ -590,6 +591,8 @@ def mean_score_matrix(
     # for the rank tests) whatever the order of the folds
     means = (groups.agg(math.fsum) / groups.size()).unstack(learner_col)
     names = learners(table)
+    if isinstance(order, str):
+        raise TypeError(f"order: expected a sequence of learner names, got the string {order!r}")
     if order is not None:
         if sorted(order) != sorted(names):
             raise ValueError(f"order: expected the table's learners {names}, got {list(order)}")
