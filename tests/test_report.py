@@ -720,6 +720,6 @@ def test_the_scores_line_says_the_unit_and_quotes_names_with_commas():
     results = compare_learners(table, hierarchical=False, n_samples=N)
     markdown = build_report(results).markdown
     assert "Learners: 'svm, rbf', 'random forest'." in markdown
-    assert "(accuracies, analysed as fractions: 0.01 is one percentage point)" in markdown
+    assert "(accuracy-like fractions: 0.01 is one percentage point)" in markdown
     plain = build_report(compare_learners(_table(), hierarchical=False, n_samples=N)).markdown
     assert "Learners: rf, svm, knn." in plain

@@ -39,7 +39,8 @@ def key_to_int(key: object) -> int:
     Returns
     -------
     int
-        A non-negative integer below ``2**64`` (integer keys: the key itself).
+        The key itself for a non-negative integer; otherwise a non-negative integer
+        below ``2**64``.
 
     Raises
     ------

@@ -622,7 +622,7 @@ def _unit(scale: str) -> str:
     """The unit of the differences, in words."""
     if scale == "raw":
         return "score in its own unit"
-    return "accuracies, analysed as fractions: 0.01 is one percentage point"
+    return "accuracy-like fractions: 0.01 is one percentage point"
 
 
 def _names(learners: list[str]) -> str:
