@@ -373,7 +373,6 @@ def test_w_f2_runs_end_to_end_at_smoke_fidelity(tmp_path):
 
 
 def test_the_loss_panels_are_figure_settings_checked_against_the_grid():
-    from cvcompare.plots.figures import FIGURES
 
     raw = load_yaml(ROOT / "config" / "experiments" / "W-F2.yaml")
     assert raw["figure"]["settings"] == {"losses": [4, 19]}
@@ -404,5 +403,15 @@ def test_the_loss_panels_are_figure_settings_checked_against_the_grid():
     # a grid of other losses draws them when the file says so
     spec = load(lambda r: (grid([2, 9], [2])(r), r["figure"].update(settings={"losses": [9, 2]})))
     agg = _fake_w_f2_aggregate(spec, np.random.default_rng(1))
-    fig = FIGURES["figure_w_f2"](agg, title=spec.title, **spec.figure["settings"])
+    fig = spec.draw_figure(agg)  # as the workflow draws it: with the file's settings
     assert [ax.get_title().split("= ")[1].split(" ")[0] for ax in fig.axes] == ["9", "2"]
+    # the paper's file with its panels in the other order: the settings reach the function
+    spec = load(lambda r: r["figure"]["settings"].update(losses=[19, 4]))
+    fig = spec.draw_figure(_fake_w_f2_aggregate(spec, np.random.default_rng(1)))
+    assert [ax.get_title().split("= ")[1].split(" ")[0] for ax in fig.axes] == ["19", "4"]
+    assert " ".join(fig.get_suptitle().split()) == spec.title
+    # an experiment without a figure has none to draw
+    spec = load(lambda r: (r.pop("figure"), r.update(table={"rows": ["delta"], "columns":
+                ["metric", "test", "l1"], "caption": "W-F2-table.rst"})))  # fmt: skip
+    with pytest.raises(ValueError, match="W-F2: the experiment file has no `figure`"):
+        spec.draw_figure(agg)

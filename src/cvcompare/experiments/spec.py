@@ -323,6 +323,34 @@ class ExperimentSpec:
 
         return ANALYSES[self.analysis.function].needs_data
 
+    def draw_figure(self, aggregate: Any, data: Any = None) -> Any:
+        """Draw the experiment's figure: its ``figure.function``, titled with its ``title``,
+        with its ``figure.settings``.
+
+        Parameters
+        ----------
+        aggregate : pandas.DataFrame
+            The experiment's aggregate table.
+        data : pandas.DataFrame, optional
+            An analysis' figure data, for the figure functions that draw it.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        ValueError
+            If the experiment has no figure.
+        """
+        if not self.figure:
+            raise ValueError(f"{self.id}: the experiment file has no `figure`")
+        from cvcompare.plots.figures import FIGURES
+
+        extra = {} if data is None else {"data": data}
+        settings = self.figure.get("settings", {})
+        return FIGURES[self.figure["function"]](aggregate, title=self.title, **extra, **settings)
+
     @classmethod
     def from_mapping(
         cls, raw: Mapping[str, Any], *, schema: Mapping[str, Any], what: str = "experiment"
