@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -539,7 +539,7 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     x = check_array(x, "x", ndim=2, min_size=1)
     size_of_scores = max(1.0, check_positive(score_size, "score_size"))
     means = x.mean(axis=1)
-    tolerance = 4 * (x.shape[1] + 2) * np.finfo(float).eps * size_of_scores
+    tolerance = _rounding_tolerance(x.shape[1], size_of_scores)
     size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
     return np.where(means < 0, -size, size) + 0.0
 
@@ -619,9 +619,15 @@ def mean_score_matrix(
     per_dataset = table.groupby("dataset", sort=False)
     size = np.maximum(1.0, per_dataset[score_col].agg(lambda s: np.abs(s).max()))
     n = per_dataset["fold"].nunique()
-    tolerance = (4 * (n + 2) * np.finfo(float).eps * size).reindex(datasets).to_numpy()
+    tolerance = _rounding_tolerance(n, size).reindex(datasets).to_numpy()
     tied = [_tie_close(row, tol) for row, tol in zip(values, tolerance, strict=True)]
     return np.array(tied), datasets, names
+
+
+def _rounding_tolerance(n: Any, size: Any) -> Any:
+    """The bound ``4 (n + 2) eps s`` on the rounding error of a mean of ``n`` values (or
+    differences) of scores of magnitude at most ``s`` (:func:`mean_differences`)."""
+    return 4 * (n + 2) * np.finfo(float).eps * size
 
 
 def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:
