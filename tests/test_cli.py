@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import subprocess
@@ -208,6 +209,10 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     assert counts.pop("correlated-t") == 9  # one row per data set and a summary row
     (summary,) = table[table["dataset"] == "(all data sets)"].to_dict("records")
     assert summary["n_right"] + summary["n_rope"] + summary["n_left"] + summary["n_undecided"] == 8
+    # counts are written as integers, though their columns are empty in most rows
+    (text,) = [r for r in csv.DictReader(io.StringIO(out)) if r["dataset"] == "(all data sets)"]
+    assert all(text[k].isdigit() for k in ("n_right", "n_rope", "n_left", "n_undecided"))
+    assert text["mean"] == "" and text["n_datasets"] == "8"
     assert set(counts.values()) == {1} and len(counts) == 6
     # rf is better by 0.05 on every data set: every test speaks for a = rf
     by_test = table.set_index("test")

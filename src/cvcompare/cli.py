@@ -31,6 +31,7 @@ Sec. 3.2.2 (Friedman and Nemenyi tests).
 from __future__ import annotations
 
 import argparse
+import csv
 import itertools
 import json
 import math
@@ -459,11 +460,25 @@ def _json_value(v: object) -> object:
     return v
 
 
+def _csv_value(v: object) -> object:
+    """A CSV cell: counts stay integers (a table of mixed columns would make them floats),
+    floats keep every digit (``repr``), an absent value is an empty cell."""
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    return v
+
+
 def _write(rows: list[Row], fmt: str) -> None:
     if fmt == "json":
         print(json.dumps([{k: _json_value(v) for k, v in r.items()} for r in rows], indent=2))
     elif fmt == "csv":
-        pd.DataFrame(rows).to_csv(sys.stdout, index=False)
+        # the columns of every row, in the order they first appear; missing cells empty
+        columns = list(dict.fromkeys(k for r in rows for k in r))
+        writer = csv.DictWriter(sys.stdout, columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: _csv_value(v) for k, v in r.items()} for r in rows)
     else:
         for r in rows:
             print(
