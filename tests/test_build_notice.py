@@ -26,7 +26,7 @@ def fake_native(tmp_path, monkeypatch):
         flag = "--o" if "--o" in command else "-o"
         Path(command[command.index(flag) + 1]).write_text("built")
 
-    monkeypatch.setattr(native, "_check_call", fake_call)
+    monkeypatch.setattr(native, "run_checked", fake_call)
     return runners.NativeRunner()
 
 

@@ -56,7 +56,7 @@ def test_draws_do_not_depend_on_the_number_of_threads(x, cpus, monkeypatch):
     # the native runner runs min(chains, CPUs) threads: 1 thread runs the four chains one
     # after another, 3 threads share them unevenly, the default (2 here) two each
     default = fit(x)
-    monkeypatch.setattr(native, "_cpu_count", lambda: cpus)
+    monkeypatch.setattr(native, "usable_cpus", lambda: cpus)
     assert_same_draws(default, fit(x))
 
 
@@ -147,12 +147,12 @@ def test_no_errors_are_logged_at_initialisation(x, seed, caplog):
 def test_the_thread_cap_bounds_the_threads_and_refuses_nonsense(monkeypatch):
     # CVCOMPARE_THREADS (set by the workflow to a job's reserved threads) caps the threads
     # of a fit below the CPUs the process may use; it never raises the count above them.
-    available = native._cpu_count()
+    available = native.usable_cpus()
     monkeypatch.setenv("CVCOMPARE_THREADS", "1")
-    assert native._cpu_count() == 1
+    assert native.usable_cpus() == 1
     monkeypatch.setenv("CVCOMPARE_THREADS", str(available + 5))
-    assert native._cpu_count() == available
+    assert native.usable_cpus() == available
     for bad in ("0", "two", "-1", ""):
         monkeypatch.setenv("CVCOMPARE_THREADS", bad)
         with pytest.raises(ValueError, match="CVCOMPARE_THREADS: expected a whole number"):
-            native._cpu_count()
+            native.usable_cpus()

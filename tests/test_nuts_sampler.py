@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_hierarchical_gradient import VARIANTS, variant_data
 
-from cvcompare.hierarchical.native import _driver_environment, _driver_files, native_available
+from cvcompare.hierarchical.native import driver_environment, driver_files, native_available
 from cvcompare.hierarchical.runners import NativeRunner, _Nuts
 
 needs_native = pytest.mark.skipif(not native_available(), reason="no C++ compiler on PATH")
@@ -39,9 +39,9 @@ def driver_output(data: dict, nuts: dict, *, hand_written: bool, stan_transition
     """The native driver's output file for one fit of the package's program, run with the
     runner's own command."""
     runner = NativeRunner(hand_written_gradient=hand_written, stan_transition=stan_transition)
-    with _driver_files(data) as (data_path, out_path):
+    with driver_files(data) as (data_path, out_path):
         command = runner._command(data_path, out_path, _Nuts(**nuts))
-        subprocess.run(command, check=True, capture_output=True, env=_driver_environment())
+        subprocess.run(command, check=True, capture_output=True, env=driver_environment())
         return out_path.read_bytes()
 
 

@@ -95,14 +95,14 @@ def file_lock(path: Path, waiting: str | None = None) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _waiting_message(runner: str) -> str:
+def waiting_message(runner: str) -> str:
     return (
         f"cvcompare: waiting for another process that is building the hierarchical model's "
         f"Stan program ({runner} runner; a one-time build of {BUILD_DURATION})"
     )
 
 
-def _announce_build(runner: str, where: Path) -> None:
+def announce_build(runner: str, where: Path) -> None:
     """Say that the one-time build starts, how long it takes, and where it is kept."""
     _log.warning(
         "cvcompare: building the hierarchical model's Stan program for this machine "
@@ -113,7 +113,7 @@ def _announce_build(runner: str, where: Path) -> None:
     )
 
 
-def _digest(*parts: str) -> str:
+def digest(*parts: str) -> str:
     h = hashlib.sha256()
     for part in parts:
         h.update(part.encode())
@@ -121,7 +121,7 @@ def _digest(*parts: str) -> str:
     return h.hexdigest()
 
 
-def _json_data(data: dict[str, object]) -> str:
+def json_data(data: dict[str, object]) -> str:
     def default(obj: object) -> object:
         if isinstance(obj, np.ndarray):
             return obj.tolist()

@@ -13,8 +13,8 @@ the same draws). The link wraps ``malloc`` so that the blocks of Stan's autodiff
 of ``stan_driver.cpp``).
 
 One process runs all chains in parallel threads, as many as chains and at most the CPUs the
-process may use (:func:`_cpu_count`), and hands back only the kept draws, in binary; each
-fit uses its own temporary directory (:func:`_driver_files`), removed afterwards. The driver
+process may use (:func:`usable_cpus`), and hands back only the kept draws, in binary; each
+fit uses its own temporary directory (:func:`driver_files`), removed afterwards. The driver
 runs with a larger per-thread cache of freed memory in glibc's malloc
 (:data:`_MALLOC_TUNABLES`).
 """
@@ -33,12 +33,12 @@ from pathlib import Path
 
 from .cache import (
     STANC_OPTIMISATION,
-    _announce_build,
-    _digest,
-    _json_data,
-    _waiting_message,
+    announce_build,
     cache_directory,
+    digest,
     file_lock,
+    json_data,
+    waiting_message,
 )
 
 __all__ = ["build_executable", "native_available"]
@@ -156,28 +156,28 @@ def build_executable(code: str) -> Path:
     cpu_flags, cpu = _host_cpu_flags(compiler)
     flags = (*_NATIVE_FLAGS, *cpu_flags, *_inlining_flags(compiler), *_NATIVE_MACROS)
     stanc = [str(stan_root / "stanc"), f"--{STANC_OPTIMISATION}"]
-    key = _digest(
+    key = digest(
         code, driver, *headers.values(), httpstan.__version__, compiler, cpu,
         *stanc[1:], *flags, *_NATIVE_LINK_FLAGS,
     )  # fmt: skip
     build = cache_directory() / "native" / key[:16]
     exe = build / "program"
-    with file_lock(build.with_suffix(".lock"), _waiting_message("native")):
+    with file_lock(build.with_suffix(".lock"), waiting_message("native")):
         if exe.exists():
             return exe
-        _announce_build("native", build)
+        announce_build("native", build)
         build.mkdir(parents=True, exist_ok=True)
         (build / "program.stan").write_text(code)
         (build / "driver.cpp").write_text(driver)
         for name, text in headers.items():
             (build / name).write_text(text)
-        _check_call(
+        run_checked(
             [*stanc, "--o", str(build / "program.hpp"), str(build / "program.stan")],
             "stanc",
         )
         lib = stan_root / "lib"
         partial = build / "program.partial"
-        _check_call(
+        run_checked(
             [compiler, *flags, f"-I{stan_root / 'include'}",
              "-include", str(build / "program.hpp"), str(build / "driver.cpp"),
              "-o", str(partial), *_NATIVE_LINK_FLAGS, f"-L{lib}", "-ltbb",
@@ -189,16 +189,16 @@ def build_executable(code: str) -> Path:
 
 
 @contextlib.contextmanager
-def _driver_files(data: dict[str, object]) -> Iterator[tuple[Path, Path]]:
+def driver_files(data: dict[str, object]) -> Iterator[tuple[Path, Path]]:
     """A temporary directory (removed afterwards) holding the native driver's data file,
     written from ``data``, and the path of its output file."""
     with tempfile.TemporaryDirectory(prefix="cvcompare-native-") as tmp:
         data_path = Path(tmp) / "data.json"
-        data_path.write_text(_json_data(data))
+        data_path.write_text(json_data(data))
         yield data_path, Path(tmp) / "output"
 
 
-def _cpu_count() -> int:
+def usable_cpus() -> int:
     """CPUs this process may use: those it may run on (``taskset``, a container's or a
     SLURM job's CPU set), at most ``$CVCOMPARE_THREADS`` where that is set (the workflow
     sets it to the threads a job asked for, so a job never runs more threads than it
@@ -215,7 +215,7 @@ def _cpu_count() -> int:
     return min(count, int(cap))
 
 
-def _driver_environment() -> dict[str, str]:
+def driver_environment() -> dict[str, str]:
     """This process's environment, with :data:`_MALLOC_TUNABLES` put before any glibc
     tunables the user set (glibc applies them in order, so the user's prevail)."""
     env = dict(os.environ)
@@ -224,7 +224,7 @@ def _driver_environment() -> dict[str, str]:
     return env
 
 
-def _check_call(command: list[str], what: str, env: dict[str, str] | None = None) -> str:
+def run_checked(command: list[str], what: str, env: dict[str, str] | None = None) -> str:
     """Run ``command`` (in the environment ``env``, by default this process's) and return
     its error output; on failure raise RuntimeError with the end of that output."""
     done = subprocess.run(command, capture_output=True, text=True, env=env)

@@ -88,13 +88,13 @@ import numpy as np
 from . import native
 from .cache import (
     STANC_OPTIMISATION,
-    _announce_build,
-    _digest,
-    _json_data,
-    _waiting_message,
+    announce_build,
     cache_directory,
+    digest,
     file_lock,
+    json_data,
     program_code,
+    waiting_message,
 )
 from .native import native_available
 
@@ -346,7 +346,7 @@ def build_pystan(code: str, data: dict[str, object], seed: int | None = None):
 
     lock = httpstan.cache.cache_directory() / "cvcompare-build.lock"
     attempt = 1
-    with file_lock(lock, _waiting_message("PyStan")), _quiet():
+    with file_lock(lock, waiting_message("PyStan")), _quiet():
         while True:
             try:
                 return stan.build(code, data=data, random_seed=seed)
@@ -399,7 +399,7 @@ class PyStanRunner(StanRunner):
             "init_radius": INIT_RADIUS,
             "refresh": max(1, int(nuts.warmup + nuts.draws)),
         }
-        key = _digest(model.model_name, _json_data(args), str(chains))
+        key = digest(model.model_name, json_data(args), str(chains))
         stripe = int(key[:8], 16) % _FIT_LOCK_STRIPES
         lock = httpstan.cache.cache_directory() / "cvcompare-fit-locks" / f"{stripe:03d}.lock"
         with file_lock(lock, "running a PyStan fit whose cached files share this lock"):
@@ -603,9 +603,9 @@ class NativeRunner(StanRunner):
             other than the package's).
         """
         exe = self.executable()
-        with native._driver_files(data) as (data_path, out_path):
+        with native.driver_files(data) as (data_path, out_path):
             args = ("--check-gradient", data_path, out_path, seed, points, repr(radius))
-            native._check_call([str(exe), *map(str, args)], "the gradient check")
+            native.run_checked([str(exe), *map(str, args)], "the gradient check")
             rows = np.loadtxt(out_path, ndmin=2)
         size = (rows.shape[1] - 2) // 3
         return GradientCheck(
@@ -618,8 +618,8 @@ class NativeRunner(StanRunner):
 
     def _command(self, data_path: Path, out_path: Path, nuts: _Nuts) -> list[str]:
         """The driver's command line for one fit (see the top of ``stan_driver.cpp``): as
-        many threads as chains, at most :func:`.native._cpu_count`."""
-        threads = max(1, min(nuts.chains, native._cpu_count()))
+        many threads as chains, at most :func:`.native.usable_cpus`."""
+        threads = max(1, min(nuts.chains, native.usable_cpus()))
         args = (nuts.seed, nuts.chains, nuts.warmup, nuts.draws, nuts.adapt_delta)
         args += (nuts.max_treedepth, threads, INIT_RADIUS)
         args += ("hierarchical" if self.hand_written_gradient else "autodiff",)
@@ -629,9 +629,9 @@ class NativeRunner(StanRunner):
     def _run(
         self, data: dict[str, object], nuts: _Nuts
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        with native._driver_files(data) as (data_path, out_path):
+        with native.driver_files(data) as (data_path, out_path):
             command = self._command(data_path, out_path, nuts)
-            messages = native._check_call(command, "Stan", env=native._driver_environment())
+            messages = native.run_checked(command, "Stan", env=native.driver_environment())
             if messages.strip():
                 _log.warning("Stan's messages during the fit:\n%s", messages.strip())
             with open(out_path, "rb") as handle:
@@ -688,13 +688,13 @@ class CmdStanPyRunner(StanRunner):
         import cmdstanpy
 
         version = ".".join(map(str, cmdstanpy.cmdstan_version() or ()))
-        key = _digest(self.code, version, STANC_OPTIMISATION)
+        key = digest(self.code, version, STANC_OPTIMISATION)
         build = cache_directory() / "cmdstan" / key[:16]
-        with file_lock(build.with_suffix(".lock"), _waiting_message("cmdstanpy")):
+        with file_lock(build.with_suffix(".lock"), waiting_message("cmdstanpy")):
             build.mkdir(parents=True, exist_ok=True)
             stan_file = build / "hierarchical.stan"
             if not (build / "hierarchical").exists():
-                _announce_build("cmdstanpy", build)
+                announce_build("cmdstanpy", build)
             if not stan_file.exists() or stan_file.read_text() != self.code:
                 stan_file.write_text(self.code)
             return cmdstanpy.CmdStanModel(
@@ -707,7 +707,7 @@ class CmdStanPyRunner(StanRunner):
         model = self._model()
         with tempfile.TemporaryDirectory(prefix="cvcompare-cmdstan-") as out_dir:
             fit = model.sample(
-                data=json.loads(_json_data(data)),
+                data=json.loads(json_data(data)),
                 chains=nuts.chains,
                 parallel_chains=nuts.chains,
                 iter_warmup=nuts.warmup,

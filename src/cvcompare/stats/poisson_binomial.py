@@ -40,7 +40,7 @@ from cvcompare._validation import (
     check_test_size,
 )
 from cvcompare.seeding import RngLike, as_generator
-from cvcompare.stats.ttest import _prob_positive_matching
+from cvcompare.stats.ttest import prob_positive_matching
 
 __all__ = ["PoissonBinomialResult", "poisson_binomial_pmf", "poisson_binomial_test"]
 
@@ -228,7 +228,7 @@ def poisson_binomial_test(
     # checked whatever the method, so that a bad value is never ignored silently
     n_samples = check_int(n_samples, "n_samples", minimum=1)
     gen = None if rng is None else as_generator(rng)
-    p_datasets = _prob_positive_matching(arr, rho_arr)
+    p_datasets = prob_positive_matching(arr, rho_arr)
     if method == "exact":
         pmf = poisson_binomial_pmf(p_datasets)
         used_samples = None

@@ -336,7 +336,7 @@ def _normal_gamma_posterior(
     return np.full(np.shape(mean), 2.0 * a_n), np.asarray(loc, dtype=float), scale
 
 
-def _prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray:
+def prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray:
     """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9)."""
     df, loc, scale = _normal_gamma_posterior(x, rho, MATCHING_PRIOR)
     return _t_tail(0.0, df, loc, scale, upper=True)
