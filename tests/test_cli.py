@@ -221,8 +221,33 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     assert by_test.loc["bayes-sign", "decision"] == "right"
     assert by_test.loc["bayes-sign", "n_right"] == 8
     assert by_test.loc["idp-signed-rank", "decision"] == "a"
-    # all 8 mean differences positive: exact two-sided p-value 2 / 2^8
+    # all 8 mean differences positive: exact two-sided p-value 2 / 2^8, for rf
     assert by_test.loc["signed-rank", "pvalue"] == pytest.approx(2 / 2**8, rel=1e-12)
+    assert (by_test.loc[["signed-rank", "sign"], ["favours", "decision"]] == "a").all(axis=None)
+
+
+def test_two_sided_tests_decide_for_the_side_their_statistic_favours(capsys, tmp_path):
+    # knn is better than rf by a little on 16 data sets and worse by a lot on 14: the median
+    # difference rf - knn is negative, but the rank sums favour rf (R+ = 329 > R- = 136,
+    # scipy's one-sided p 0.024) and the sign test knn (16 wins of 30, p = 0.86)
+    z = np.r_[-np.linspace(0.001, 0.002, 16), np.linspace(0.05, 0.08, 14)]
+    rows = [
+        (learner, f"d{i}", fold, 0.8 + (d if learner == "rf" else 0.0))
+        for i, d in enumerate(z)
+        for fold in range(10)
+        for learner in ("rf", "knn")
+    ]
+    path = _write(tmp_path, rows)
+    argv = ["compare", str(path), "--a", "rf", "--b", "knn", "--format", "json"]
+    _, out, _ = _run(capsys, *argv, "--test", "signed-rank")
+    ((row),) = json.loads(out)
+    assert np.median(z) < 0 and row["pvalue"] < 0.05
+    assert stats.wilcoxon(z, alternative="greater").pvalue < 0.025
+    assert (row["favours"], row["decision"]) == ("a", "a")
+    _, out, _ = _run(capsys, *argv, "--test", "sign")
+    ((row),) = json.loads(out)
+    assert (row["favours"], row["decision"]) == ("b", "none")
+    assert row["pvalue"] == pytest.approx(stats.binomtest(14, 30).pvalue, rel=1e-12)
 
 
 def test_compare_says_which_rho_it_used(capsys, small_csv):
@@ -264,7 +289,7 @@ def test_all_pairs_holm_adjusts_the_two_sided_tests(capsys, tmp_path):
         holm[order] = np.minimum(1, np.maximum.accumulate(raw[order] * (6 - np.arange(6))))
         assert [row["pvalue_holm"] for row in found] == pytest.approx(holm, rel=1e-12)
         assert [row["decision"] for row in found] == [
-            "different" if h < 0.05 else "none" for h in holm
+            row["favours"] if h < 0.05 else "none" for row, h in zip(found, holm, strict=True)
         ]
         # a single pair keeps its raw p-value and decision
         _, single, _ = _run(capsys, *argv, "--a", found[0]["a"], "--b", found[0]["b"])

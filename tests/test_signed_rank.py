@@ -89,6 +89,37 @@ def test_wilcoxon_zero_methods_follow_scipy_and_all_zero_gives_pvalue_one():
     assert wilcoxon_test(np.zeros(6)).pvalue == 1.0
 
 
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+def test_wilcoxon_rank_sums_match_scipy_and_walsh_averages(zero_method):
+    z = np.r_[np.zeros(3), np.round(_normal_sample(20, "rank-sums") * 10) / 100]  # ties too
+    res = wilcoxon_test(z, zero_method=zero_method)
+    # scipy's one-sided statistic is R+; its two-sided one min(R+, R-); of the ranked values
+    # (non-zero ones for "wilcox", all for the others) the two sums (with the zeros' ranks
+    # for "pratt" left out) make up n (n + 1) / 2
+    for alternative, expected in (
+        ("greater", res.r_plus),
+        ("two-sided", min(res.r_plus, res.r_minus)),
+    ):
+        ref = stats.wilcoxon(z, zero_method=zero_method, alternative=alternative, method="approx")
+        assert ref.statistic == expected
+    n = int(np.sum(z != 0)) if zero_method == "wilcox" else z.size
+    zero_ranks = (3 * 4 / 2) if zero_method == "pratt" else 0.0  # the zeros rank 1, 2, 3
+    assert res.r_plus + res.r_minus + zero_ranks == n * (n + 1) / 2
+    # without zeros and ties, R+ counts the positive Walsh averages (z_i + z_j) / 2, i <= j
+    w = _normal_sample(15, "walsh")
+    i, j = np.triu_indices(w.size)
+    assert wilcoxon_test(w / 10).r_plus == np.sum(w[i] + w[j] > 0)
+
+
+def test_wilcoxon_favours_the_larger_rank_sum_where_the_median_points_the_other_way():
+    # 16 small positive differences and 14 large negative ones: the median is positive,
+    # R- = 329 > R+ = 136, and the two-sided test rejects at 0.05 (the second learner better)
+    z = np.r_[np.linspace(0.001, 0.002, 16), -np.linspace(0.05, 0.08, 14)]
+    res = wilcoxon_test(z)
+    assert np.median(z) > 0 and (res.r_plus, res.r_minus) == (136, 329) and res.pvalue < 0.05
+    assert wilcoxon_test(z, alternative="less").pvalue < 0.025
+
+
 def test_wilcoxon_with_zeros_auto_is_the_normal_approximation_beyond_13_differences():
     # 8 zeros and 12 negative differences (distinct): "wilcox" drops the zeros; the exact
     # two-sided p-value of the 12 is 2 / 2^12 (every sign negative, or every sign positive)

@@ -15,7 +15,9 @@ difference is B - A in the raw scores). "right" means that the first learner is 
 "rope" that the two are practically equivalent, "left" that the second is better. A
 Bayesian test decides when one of them has a posterior probability above 0.95; the IDP test
 decides for a learner (a or b) only where every prior of its set does so, says "none" where
-no prior does and "indeterminate" where the priors disagree. --rho
+no prior does and "indeterminate" where the priors disagree. The signed-rank and sign tests
+are two-sided; they decide where p < --alpha, for the learner their statistic favours
+(column favours: the larger rank sum, the more wins). --rho
 defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints it in the
 rows of the tests that use it) and must be given when the number of fold results per data
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
@@ -189,9 +191,18 @@ def _rows_poisson(res, datasets, args) -> list[Row]:
 
 
 def _rows_two_sided(res, datasets, args) -> list[Row]:
-    """Rows of a two-sided frequentist test on the per-data-set mean differences."""
-    verdict = "different" if res.pvalue < args.alpha else "none"
-    return [{"statistic": res.statistic, "pvalue": res.pvalue, "decision": verdict}]
+    """Rows of a two-sided frequentist test on the per-data-set mean differences: the
+    learner its statistic favours (``side``: the larger rank sum, the more wins), and the
+    decision for it where ``p < alpha``."""
+    favours = _SIDES[res.side]
+    verdict = favours if res.pvalue < args.alpha else "none"
+    return [
+        {"statistic": res.statistic, "pvalue": res.pvalue, "favours": favours, "decision": verdict}
+    ]
+
+
+#: The learner a two-sided test's side favours.
+_SIDES = {1: "a", -1: "b", 0: "neither"}
 
 
 def _rows_bayes(res, datasets, args) -> list[Row]:
@@ -344,7 +355,7 @@ def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
         adjusted = holm_adjust([row["pvalue"] for row in family])
         for row, holm in zip(family, adjusted, strict=True):
             row["pvalue_holm"] = float(holm)
-            row["decision"] = "different" if holm < alpha else "none"
+            row["decision"] = row["favours"] if holm < alpha else "none"
     return rows
 
 

@@ -102,6 +102,12 @@ class SignTestResult:
     alternative: str
     zero_method: str
 
+    @property
+    def side(self) -> int:
+        """The side the counts weigh towards: 1 where the first learner wins more often, -1
+        where the second does, 0 at a balance; a two-sided rejection speaks for it."""
+        return int(np.sign(self.n_positive - self.n_negative))
+
 
 def sign_test(
     x: object,

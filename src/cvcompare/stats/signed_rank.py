@@ -141,6 +141,12 @@ class SignedRankTestResult:
         the positive differences) for a one-sided test.
     pvalue : float
         The p-value; 1 when every difference is zero.
+    r_plus, r_minus : float
+        ``R+`` and ``R-``, the sums of the ranks of ``|x|`` over the positive and the negative
+        differences, zeros treated according to ``zero_method`` (Demsar 2006, Sec. 3.1.3).
+        The side a two-sided test favours is the larger sum (``R+``: the first learner); the
+        median of the differences can point the other way (many small positive differences,
+        fewer large negative ones).
     n : int
         Number of data sets.
     n_zero : int
@@ -151,11 +157,19 @@ class SignedRankTestResult:
 
     statistic: float
     pvalue: float
+    r_plus: float
+    r_minus: float
     n: int
     n_zero: int
     alternative: str
     zero_method: str
     method: str
+
+    @property
+    def side(self) -> int:
+        """The side the ranks weigh towards: 1 where ``R+ > R-`` (the first learner), -1
+        where ``R- > R+`` (the second), 0 at a balance; a two-sided rejection speaks for it."""
+        return int(np.sign(self.r_plus - self.r_minus))
 
 
 def wilcoxon_test(
@@ -222,15 +236,29 @@ def wilcoxon_test(
     else:
         res = stats.wilcoxon(z, zero_method=zero_method, alternative=alternative, method=method)
         statistic, pvalue = float(res.statistic), float(res.pvalue)
+    r_plus, r_minus = _rank_sums(z, zero_method)
     return SignedRankTestResult(
         statistic=statistic,
         pvalue=pvalue,
+        r_plus=r_plus,
+        r_minus=r_minus,
         n=int(z.size),
         n_zero=n_zero,
         alternative=alternative,
         zero_method=zero_method,
         method=method,
     )
+
+
+def _rank_sums(z: np.ndarray, zero_method: str) -> tuple[float, float]:
+    """``(R+, R-)``: the sums of the average ranks of ``|z|`` over the positive and the
+    negative differences; ``"wilcox"`` drops the zeros before ranking, ``"pratt"`` after,
+    ``"zsplit"`` gives half of their ranks to each sum (Demsar 2006, Sec. 3.1.3)."""
+    if zero_method == "wilcox":
+        z = z[z != 0]
+    ranks = stats.rankdata(np.abs(z))
+    split = ranks[z == 0].sum() / 2 if zero_method == "zsplit" else 0.0
+    return float(ranks[z > 0].sum() + split), float(ranks[z < 0].sum() + split)
 
 
 # --------------------------------------------------------------------------------------------
