@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.image
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from shared_data import TUTORIAL
 
@@ -92,3 +93,45 @@ def test_cd_and_cliques_are_checked_also_when_the_cliques_are_given():
         plot_cd_diagram(ranks, names, 1.0, cliques=[(0, 3)])
     with pytest.raises(TypeError, match="^cliques: expected an integer"):
         plot_cd_diagram(ranks, names, 1.0, cliques=[(0, 1.0)])
+
+
+LONG = [
+    "RandomForest(n_estimators=500)",
+    "gradient-boosting-tuned",
+    "LogisticRegression(C=1.0)",
+    "k-nearest-neighbours(k=5)",
+    "naive-bayes",
+    "SVC(kernel='rbf', gamma='scale')",
+    "DecisionTreeClassifier",
+    "MLP(hidden=(100,50))",
+]
+
+
+@pytest.mark.parametrize(
+    ("ranks", "names"),
+    [
+        (np.linspace(1.1, 7.8, 8), LONG),
+        (np.linspace(1.0, 20.0, 20), [f"learner-{i:02d}" for i in range(20)]),
+        ([1.5, 1.5], ["Ünïcødé-λ", "naïve-Bayes β"]),
+    ],
+)
+def test_the_rank_axis_keeps_its_length_beside_long_names(ranks, names):
+    # long names took the width of the figure and squeezed the rank axis to a few
+    # millimetres, its numbers written over each other
+    ax = plot_cd_diagram(ranks, names, 1.9)
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axis,) = _lines(ax, "rank-axis")
+    ends = ax.transData.transform(axis.get_xydata())
+    k = len(names)
+    inches = abs(ends[1, 0] - ends[0, 0]) / ax.figure.dpi
+    assert inches == pytest.approx(max(0.4 * (k - 1), 4.0), rel=0.1)
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    for box in boxes:
+        assert ax.figure.bbox.x0 <= box.x0 and box.x1 <= ax.figure.bbox.x1
+        assert ax.figure.bbox.y0 <= box.y0 and box.y1 <= ax.figure.bbox.y1
+    numbers = [b for t, b in zip(ax.texts, boxes, strict=True) if t.get_text().isdigit()]
+    assert len(numbers) == k
+    for i, first in enumerate(numbers):
+        assert not any(first.overlaps(second) for second in numbers[i + 1 :])

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from cvcompare._validation import check_array, check_int
+from cvcompare.plots._text import text_width
 from cvcompare.stats.friedman import critical_difference_cliques
 
 __all__ = ["plot_cd_diagram"]
@@ -34,6 +36,10 @@ _TICK = 0.1
 _CLIQUE_STEP = 0.15
 _ROW_STEP = 0.3
 _NAME_MARGIN = 0.3
+
+#: Length of the rank axis of a new figure, in inches: per unit of rank, and at least.
+_INCHES_PER_RANK = 0.4
+_MIN_AXIS_INCHES = 4.0
 
 
 def plot_cd_diagram(
@@ -59,7 +65,8 @@ def plot_cd_diagram(
         ``0, ..., k - 1``), e.g. ``NemenyiResult.cliques``; by default
         :func:`~cvcompare.stats.friedman.critical_difference_cliques` of the ranks and ``cd``.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; by default a new figure (constrained layout) is created.
+        Where to draw; by default a new figure (constrained layout) is created, as wide as
+        the rank axis (0.4 inch per rank, at least 4 inches) and the names beside it.
 
     Returns
     -------
@@ -91,8 +98,17 @@ def plot_cd_diagram(
         for model in clique:
             if check_int(model, "cliques") not in range(k):
                 raise ValueError(f"cliques: expected model indices 0 to {k - 1}, got {model}")
+    order = np.argsort(ranks, kind="stable")
+    n_right = (k + 1) // 2
+    labels = [
+        f" {names[model]} ({ranks[model]:.2f}) "
+        if position < n_right
+        else f" ({ranks[model]:.2f}) {names[model]} "
+        for position, model in enumerate(order)
+    ]
     if ax is None:
-        ax = Figure(figsize=(7.0, 1.6 + 0.35 * k), layout="constrained").add_subplot()
+        size = (_figure_width(labels, n_right), 1.6 + 0.35 * k)
+        ax = Figure(figsize=size, layout="constrained").add_subplot()
 
     line_kw = {"color": "black", "linewidth": 1.0}
     # Rank axis with integer ticks, best rank on the right.
@@ -122,8 +138,6 @@ def plot_cd_diagram(
         )
 
     # Each model: a vertical line from its rank, then a horizontal one to its name.
-    order = np.argsort(ranks, kind="stable")
-    n_right = (k + 1) // 2
     top = -(2 * _TICK + len(cliques) * _CLIQUE_STEP)
     left_edge, right_edge = k + _NAME_MARGIN, 1 - _NAME_MARGIN
     for position, model in enumerate(order):
@@ -133,15 +147,23 @@ def plot_cd_diagram(
         x = ranks[model]
         edge = right_edge if on_right else left_edge
         ax.plot([x, x, edge], [0, y, y], **line_kw)
-        ax.text(
-            edge,
-            y,
-            f" {names[model]} ({x:.2f}) " if on_right else f" ({x:.2f}) {names[model]} ",
-            ha="left" if on_right else "right",
-            va="center",
-        )
+        ax.text(edge, y, labels[position], ha="left" if on_right else "right", va="center")
 
     ax.set_xlim(left_edge, right_edge)
     ax.set_ylim(top - (max(n_right, k - n_right) + 1) * _ROW_STEP, cd_y + 3 * _TICK)
     ax.set_axis_off()
     return ax
+
+
+def _figure_width(labels: list[str], n_right: int) -> float:
+    """Width in inches of a new figure whose rank axis is :data:`_INCHES_PER_RANK` long per
+    rank (at least :data:`_MIN_AXIS_INCHES`) with ``labels`` beside it: the first
+    ``n_right`` on the right, the others on the left."""
+    k = len(labels)
+    axis = max(_INCHES_PER_RANK * (k - 1), _MIN_AXIS_INCHES)
+    size = mpl.rcParams["font.size"]
+    names = [
+        max(text_width(t, size) for t in side) for side in (labels[:n_right], labels[n_right:])
+    ]
+    # the axes hold the rank axis and the margins beyond it, the names stand outside them
+    return axis * (k - 1 + 2 * _NAME_MARGIN) / (k - 1) + sum(names) / 72.0 + 0.2
