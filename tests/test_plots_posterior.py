@@ -9,6 +9,7 @@ from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_hex
 from matplotlib.image import AxesImage
 
+from cvcompare.plots._text import text_width, wrap_text
 from cvcompare.plots.posterior import (
     plot_idp,
     plot_pairwise_heatmap,
@@ -168,7 +169,7 @@ def test_axis_labels_name_the_subtraction_of_the_raw_scores():
             plot_idp(draws, draws, names=names, higher_is_better=higher),
         ]
         for ax in axes:
-            assert f"({said})" in ax.get_xlabel()
+            assert f"({said})" in " ".join(ax.get_xlabel().split())  # on one line or two
             # and the label fits in the figure
             canvas = FigureCanvasAgg(ax.figure)
             canvas.draw()
@@ -228,3 +229,97 @@ def test_plots_refuse_what_they_would_draw_wrongly_or_leave_out():
         simplex_coordinates([[1.2, -0.1, -0.1]])
     with pytest.raises(ValueError, match=r"^probs: expected \(p_left, p_rope, p_right\), three"):
         plot_simplex([[0.2, 0.3, 0.5]], names=names, probs=(20.0, 30.0, 50.0))
+
+
+LONG = ("RandomForest(n_estimators=500)", "gradient-boosting-tuned")
+
+
+def _extents(ax):
+    """Renderer extents of every text of the figure of ``ax`` (titles, labels, legend)."""
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+    for legend in [ax.get_legend(), *ax.figure.legends]:
+        texts += legend.get_texts() if legend else []
+    return {t: t.get_window_extent(renderer) for t in texts if t.get_text().strip()}
+
+
+def _long_name_plots():
+    draws = bayesian_signed_rank(np.linspace(0.01, 0.03, 20), rng=1, n_samples=500).draws
+    title = f"Bayesian signed-rank test: {LONG[0]} vs {LONG[1]}"
+    grid = np.linspace(-0.05, 0.05, 101)
+    theta = np.linspace(0.55, 0.99, 300)
+    ci = np.array([[-0.02, 0.01], [-0.01, 0.02], [0.0, 0.03]])
+    return {
+        "simplex": plot_simplex(draws, names=LONG, probs=(0.0, 0.2, 0.8), title=title),
+        "density": plot_posterior_density(
+            grid, np.exp(-0.5 * (grid / 0.01) ** 2), rope=(-0.01, 0.02), names=LONG, title=title
+        ),
+        "idp": plot_idp(theta, theta, names=LONG, title=title),
+        "shrinkage": plot_shrinkage(
+            [0.0, 0.01, 0.02],
+            [-0.005, 0.005, 0.015],
+            ci,
+            ["a data set with a long name", "b", "c"],
+            rope=(-0.01, 0.01),
+            names=LONG,
+            title=title,
+        ),
+    }
+
+
+@pytest.mark.parametrize("kind", ["simplex", "density", "idp", "shrinkage"])
+def test_long_names_and_titles_fit_in_the_figure_without_overlapping(kind):
+    # the title, the axis label and the corner or side labels were one line each: wider
+    # than the figure (cut) or than their place (written over each other)
+    ax = _long_name_plots()[kind]
+    boxes = _extents(ax)
+    figure = ax.figure.bbox
+    for text, box in boxes.items():
+        assert figure.x0 <= box.x0 and box.x1 <= figure.x1, text.get_text()
+        assert figure.y0 <= box.y0 and box.y1 <= figure.y1, text.get_text()
+    named = [box for text, box in boxes.items() if LONG[0][:8] in text.get_text()]
+    named += [box for text, box in boxes.items() if LONG[1][:8] in text.get_text()]
+    assert len(named) >= 2
+    labels = [box for text, box in boxes.items() if text in ax.texts]
+    for i, first in enumerate(labels):
+        for second in labels[i + 1 :]:
+            assert not first.overlaps(second)
+    if kind in ("density", "idp"):
+        sides = [t for t in ax.texts if t.get_gid() == "side-label"]
+        said = [f"< {LONG[1]} better", f"{LONG[0]} better >"]
+        assert ["".join(t.get_text().split()) for t in sides] == ["".join(t.split()) for t in said]
+
+
+def test_density_legend_stands_below_side_labels_of_several_lines():
+    ax = _long_name_plots()["density"]
+    boxes = _extents(ax)
+    legend = ax.get_legend().get_window_extent()
+    curve_top = ax.transData.transform((0.0, 1.0))[1]
+    assert any("\n" in text.get_text() for text in ax.texts)  # a long name takes two lines
+    for text in ax.texts:
+        assert boxes[text].y0 > legend.y1 > legend.y0 > curve_top
+
+
+def test_simplex_draws_are_not_hidden_under_the_triangle():
+    # a posterior with no mass on the left lies on the right side of the triangle, and the
+    # side was drawn over the points
+    ax = plot_simplex([[0.0, 0.3, 0.7], [0.0, 1.0, 0.0]], names=("A", "B"))
+    (points,) = _by_gid(ax, "draws")
+    (triangle,) = _by_gid(ax, "simplex")
+    assert points.get_zorder() > triangle.get_zorder()
+
+
+def test_wrap_text_breaks_at_spaces_then_punctuation_within_the_width():
+    text = "RandomForest(n_estimators=500) better than gradient-boosting-tuned"
+    for width in (60.0, 100.0, 150.0, 400.0):
+        wrapped = wrap_text(text, width)
+        assert all(text_width(line) <= width for line in wrapped.split("\n"))
+        assert wrapped.replace("\n", "").replace(" ", "") == text.replace(" ", "")
+    assert wrap_text(text, 1000.0) == text
+    assert wrap_text(text, 200.0).split("\n")[0] == "RandomForest(n_estimators=500)"
+    assert wrap_text("RandomForest(n_estimators=500) better >", 200.0) == (
+        "RandomForest(n_estimators=500)\nbetter >"
+    )
+    assert wrap_text("a b\nc d", 1000.0) == "a b\nc d"

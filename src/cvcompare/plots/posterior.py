@@ -24,12 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.transforms import offset_copy
 
 from cvcompare._validation import check_array, check_int, check_rope
+from cvcompare.plots._text import text_width, wrap_text
 
 __all__ = [
     "difference_text",
@@ -49,6 +52,58 @@ _CURVE_HEIGHT = 0.65
 
 def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     return Figure(figsize=size, layout="constrained").add_subplot() if ax is None else ax
+
+
+def _width(ax: Axes) -> float:
+    """Width in points that ``ax`` has for its texts: the width of its columns of the grid
+    of the figure, less its y-axis tick labels (such as the data sets' names) and 55 points
+    for the y-axis label and the margins."""
+    figure = ax.figure.get_figwidth() * 72.0
+    spec = ax.get_subplotspec()
+    if spec is None:  # axes placed by hand: their own width
+        return ax.get_position().width * figure
+    cell = figure * len(spec.colspan) / spec.get_gridspec().ncols
+    ticks = [text_width(t.get_text(), t.get_fontsize()) for t in ax.get_yticklabels()]
+    return cell - max(ticks, default=0.0) - 55.0
+
+
+def _set_title(ax: Axes, title: str | None) -> None:
+    """Set ``title`` broken into lines as wide as the axes at most (if it is given)."""
+    if title:
+        ax.set_title(wrap_text(title, _width(ax), mpl.rcParams["axes.titlesize"]))
+
+
+def _set_xlabel(ax: Axes, label: str) -> None:
+    """Set the x-axis ``label``, broken into lines as wide as the axes at most."""
+    ax.set_xlabel(wrap_text(label, _width(ax), mpl.rcParams["axes.labelsize"]))
+
+
+def _side_labels(ax: Axes, first: str, second: str) -> int:
+    """Write where each learner is better at the top corners of ``ax``, each on at most
+    45% of its width; return the number of lines of the taller one."""
+    lines = 0
+    for x, ha, text in ((0.01, "left", f"< {second} better"), (0.99, "right", f"{first} better >")):
+        text = wrap_text(text, 0.45 * _width(ax), mpl.rcParams["font.size"])
+        ax.text(x, 0.97, text, transform=ax.transAxes, ha=ha, va="top", gid="side-label")
+        lines = max(lines, text.count("\n") + 1)
+    return lines
+
+
+def _curve_height(ax: Axes, space: float) -> float:
+    """Share of the height of ``ax`` up to the top of a curve that leaves ``space`` points
+    above it (for the side labels and a legend): at most :data:`_CURVE_HEIGHT`.
+
+    The height of ``ax`` is that of its rows of the grid of the figure less the lines of
+    its title and x-axis label (set before) and 40 points for the tick labels and margins.
+    """
+    figure = ax.figure.get_figheight() * 72.0
+    spec = ax.get_subplotspec()
+    cell = figure * len(spec.rowspan) / spec.get_gridspec().nrows if spec else figure
+    height = min(cell, ax.get_position().height * figure / 0.77) - 40.0  # 0.77: subplot pars
+    for text in (ax.title, ax.xaxis.label):
+        if text.get_text():
+            height -= 1.2 * text.get_fontsize() * (text.get_text().count("\n") + 1)
+    return float(np.clip(1.0 - space / height, 0.3, _CURVE_HEIGHT))
 
 
 def _names(names: Sequence[str]) -> tuple[str, str]:
@@ -152,7 +207,7 @@ def plot_simplex(
     -------
     matplotlib.axes.Axes
         The points have ``gid="draws"``, the triangle ``gid="simplex"`` and the region
-        borders ``gid="region-border"``.
+        borders ``gid="region-border"``. Long names and titles are broken into lines.
     """
     first, second = _names(names)
     xy = _simplex_xy(draws, "draws")
@@ -170,17 +225,24 @@ def plot_simplex(
             linewidth=0.8,
             gid="region-border",
         )
+    # above the triangle's sides, where the draws lie when a region has no mass
     ax.scatter(
         xy[:, 0],
         xy[:, 1],
-        s=2,
+        s=4,
         alpha=0.25,
         color="tab:blue",
         linewidths=0,
         gid="draws",
         rasterized=True,
+        zorder=3,
     )
-    labels = (f"{second} better", "equivalent (rope)", f"{first} better")
+    # a corner's label on at most half a side (of the width of the axes, 1.6 sides)
+    width = 0.5 * _width(ax) / 1.6
+    labels = tuple(
+        wrap_text(text, width, mpl.rcParams["font.size"])
+        for text in (f"{second} better", "equivalent (rope)", f"{first} better")
+    )
     if probs is not None:
         p = check_array(probs, "probs", ndim=1)
         if p.size != 3 or np.any((p < 0) | (p > 1)):
@@ -191,12 +253,11 @@ def plot_simplex(
     ax.text(0.0, -0.04, labels[0], ha="center", va="top")
     ax.text(0.5, _SQRT3 / 2 + 0.03, labels[1], ha="center", va="bottom")
     ax.text(1.0, -0.04, labels[2], ha="center", va="top")
-    ax.set_xlim(-0.25, 1.25)
+    ax.set_xlim(-0.3, 1.3)
     ax.set_ylim(-0.25, 1.08)
     ax.set_aspect("equal")
     ax.set_axis_off()
-    if title:
-        ax.set_title(title)
+    _set_title(ax, title)
     return ax
 
 
@@ -234,8 +295,9 @@ def plot_posterior_density(
     Returns
     -------
     matplotlib.axes.Axes
-        The curve has ``gid="density"``, the shaded rope ``gid="rope"``. The curve fills
-        the lower part of the axes, the legend and the side labels stand above it.
+        The curve has ``gid="density"``, the shaded rope ``gid="rope"``, the side labels
+        ``gid="side-label"``. The curve fills the lower part of the axes, the legend and
+        the side labels (broken into lines if the names are long) stand above it.
     """
     first, second = _names(names)
     x = check_array(grid, "grid", ndim=1, min_size=2, axis_names=("points",))
@@ -257,16 +319,23 @@ def plot_posterior_density(
     ax.plot(x, y, color="tab:blue", gid="density", label=label or "posterior density")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
     # the curve in the lower part of the axes: the labels and the legend above it
-    ax.set_ylim(0, float(y.max()) / _CURVE_HEIGHT if y.max() > 0 else None)
-    ax.set_xlabel(
-        xlabel or f"difference of the scores ({difference_text(first, second, higher_is_better)})"
+    _set_xlabel(
+        ax,
+        xlabel or f"difference of the scores ({difference_text(first, second, higher_is_better)})",
     )
     ax.set_ylabel("density")
-    ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
-    ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
-    ax.legend(loc="upper right", bbox_to_anchor=(1.0, 0.88), frameon=False, fontsize="small")
-    if title:
-        ax.set_title(title)
+    _set_title(ax, title)
+    # the legend under the side labels, whatever their number of lines
+    below = _side_labels(ax, first, second) * 1.2 * mpl.rcParams["font.size"] + 4.0
+    ax.legend(
+        loc="upper right",
+        bbox_to_anchor=(1.0, 0.97),
+        bbox_transform=offset_copy(ax.transAxes, ax.figure, y=-below, units="points"),
+        frameon=False,
+        fontsize="small",
+    )
+    top = _curve_height(ax, below + 40.0)  # 40 points: the legend's two rows and a margin
+    ax.set_ylim(0, float(y.max()) / top if y.max() > 0 else None)
     return ax
 
 
@@ -321,7 +390,7 @@ def plot_shrinkage(
         )
     low, high = check_rope(rope)
     y = np.arange(q)[::-1].astype(float)
-    ax = _axes(ax, (6.5, 1.2 + 0.22 * q))
+    ax = _axes(ax, (6.5, 1.8 + 0.22 * q))
     ax.axvspan(low, high, color="tab:orange", alpha=0.25, linewidth=0, gid="rope", label="rope")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
     ax.hlines(
@@ -341,10 +410,11 @@ def plot_shrinkage(
     )
     ax.set_yticks(y, list(datasets), fontsize="small")
     ax.set_ylim(-1, q)
-    ax.set_xlabel(f"difference of the scores ({difference_text(first, second, higher_is_better)})")
+    _set_xlabel(
+        ax, f"difference of the scores ({difference_text(first, second, higher_is_better)})"
+    )
     ax.figure.legend(loc="outside lower center", ncol=4, frameon=False, fontsize="small")
-    if title:
-        ax.set_title(title)
+    _set_title(ax, title)
     return ax
 
 
@@ -382,8 +452,8 @@ def plot_idp(
     -------
     matplotlib.axes.Axes
         Histograms ``gid="lower"`` (solid blue) and ``gid="upper"`` (dashed orange), one patch
-        each, a step outline, in the lower part of the axes below the side labels; the line at
-        1/2 ``gid="half"``.
+        each, a step outline, in the lower part of the axes below the side labels
+        (``gid="side-label"``); the line at 1/2 ``gid="half"``.
     """
     first, second = _names(names)
     lo = check_array(lower_draws, "lower_draws", ndim=1, min_size=1)
@@ -414,22 +484,22 @@ def plot_idp(
         top = max(top, float(heights.max()))
         for patch in patches:
             patch.set_gid(gid)
-    # the histograms in the lower part of the axes, the side labels above them
-    ax.set_ylim(0, top / _CURVE_HEIGHT if top > 0 else None)
     ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1.0, gid="half")
     ax.set_xlim(0, 1)
-    ax.set_xlabel(
+    _set_xlabel(
+        ax,
         "theta = P(Z + Z' > 0), Z the difference on a data set\n"
-        f"({difference_text(first, second, higher_is_better)})"
+        f"({difference_text(first, second, higher_is_better)})",
     )
     ax.set_ylabel("density")
-    ax.text(0.01, 0.97, f"< {second} better", transform=ax.transAxes, ha="left", va="top")
-    ax.text(0.99, 0.97, f"{first} better >", transform=ax.transAxes, ha="right", va="top")
+    _set_title(ax, title)
+    # the histograms in the lower part of the axes, the side labels above them
+    lines = _side_labels(ax, first, second)
+    space = lines * 1.2 * mpl.rcParams["font.size"] + 12.0
+    ax.set_ylim(0, top / _curve_height(ax, space) if top > 0 else None)
     # the legend on the side of 1/2 away from most of the draws, clear of the histograms
     side = "center right" if np.median(np.r_[lo, up]) < 0.5 else "center left"
     ax.legend(loc=side, frameon=False, fontsize="small")
-    if title:
-        ax.set_title(title)
     return ax
 
 
@@ -498,6 +568,5 @@ def plot_pairwise_heatmap(
     ax.set_xlabel("second learner")
     ax.set_ylabel("first learner")
     ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
-    if title:
-        ax.set_title(title)
+    _set_title(ax, title)
     return ax
