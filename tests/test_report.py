@@ -61,7 +61,7 @@ class _Probs(BayesianDecisionMixin):
 def test_idp_bounds_near_the_threshold_show_their_side_of_it():
     from types import SimpleNamespace
 
-    from cvcompare.report.render import _idp_sentence
+    from cvcompare.report.sentences import _idp_sentence
 
     # lower 0.9496 < 0.95: indeterminate, and not printed as 0.950
     idp = SimpleNamespace(lower_prob=0.9496, upper_prob=0.99, decision=lambda t: "none")

@@ -9,7 +9,8 @@ The command ``cvcompare report RESULTS -o DIR`` writes the same page.
 """
 
 from .analysis import ComparisonResults, PairResult, Settings, compare_learners
-from .render import Report, bayes_sentence, build_report
+from .render import Report, build_report
+from .sentences import bayes_sentence
 
 __all__ = [
     "ComparisonResults",

@@ -3,12 +3,8 @@
 The report is built once as a list of blocks (headings, paragraphs, lists, tables, figures)
 and rendered twice: as one self-contained HTML page (figures embedded as base64 PNG, no
 script, no network resource) and as a Markdown twin whose figures are PNG files beside it.
-Both say the same things in the same order.
-
-One vocabulary is used throughout: differences are *first learner minus second*; *right*:
-the first learner is practically better (by more than the rope), *rope*: practically
-equivalent, *left*: the second is practically better. Decisions are written in the
-learners' names.
+Both say the same things in the same order; the decisions are worded by
+:mod:`cvcompare.report.sentences`.
 """
 
 from __future__ import annotations
@@ -34,7 +30,8 @@ from cvcompare.plots.posterior import (
     plot_simplex,
 )
 
-from .analysis import ComparisonResults, PairResult, correlated_t_tallies
+from .analysis import ComparisonResults, PairResult
+from .sentences import _IDP_NO_ROPE, _half_width, _pair_lines, _prob, _short
 
 __all__ = ["Report", "build_report"]
 
@@ -126,134 +123,6 @@ class Report:
 
 #: What :meth:`Report.write` puts in its directory.
 _REPORT_FILES = ("figures", "report.html", "report.md")
-
-
-# ------------------------------------------------------------------------------------------
-# words
-# ------------------------------------------------------------------------------------------
-
-
-def _half_width(rope: tuple[float, float]) -> float | None:
-    """The half-width of a symmetric rope; None for an asymmetric one."""
-    low, high = map(float, rope)
-    return high if low == -high else None
-
-
-def _rope_text(rope: tuple[float, float]) -> str:
-    half = _half_width(rope)
-    return f"[{rope[0]:g}, {rope[1]:g}]" if half is None else f"{half:g}"
-
-
-def _prob(p: float, threshold: float, digits: int = 3) -> str:
-    """``p`` with ``digits`` decimals, or as many more as it takes for the shown value to be
-    below, equal to or above ``threshold`` as ``p`` is (0.9496 is not shown as 0.950 against
-    0.95).
-
-    Examples
-    --------
-    >>> _prob(0.9496, 0.95), _prob(0.95004, 0.95), _prob(0.951, 0.95), _prob(0.95, 0.95)
-    ('0.9496', '0.95004', '0.951', '0.950')
-    """
-    side = np.sign(p - threshold)
-    while np.sign(float(f"{p:.{digits}f}") - threshold) != side and digits < 17:
-        digits += 1
-    return f"{p:.{digits}f}"
-
-
-def bayes_sentence(first: str, second: str, result, rope, threshold: float) -> str:
-    """One decision in words from a Bayesian test's result.
-
-    Probabilities are shown to three decimals, or to more where three would put them on the
-    other side of ``threshold``.
-
-    Parameters
-    ----------
-    first, second : str
-        The learners (differences first minus second).
-    result : BayesianDecisionMixin
-        Any of the package's Bayesian results: its ``probs()`` and ``decision(threshold)``.
-    rope : tuple of float
-        The rope of the test, written after the decision.
-    threshold : float
-        The decision probability.
-
-    Returns
-    -------
-    str
-        The decision (``right``: ``first`` practically better, ``left``: ``second``,
-        ``rope``: practically equivalent, or none) with its probability, followed by the
-        rope.
-
-    Examples
-    --------
-    >>> from cvcompare.stats import bayesian_signed_rank
-    >>> res = bayesian_signed_rank([0.05, 0.04, 0.06, 0.05, 0.07, 0.03], rng=0)
-    >>> bayes_sentence("hnb", "nbc", res, res.rope, 0.95)
-    'hnb is practically better than nbc: probability 1.000; rope 0.01'
-    """
-    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
-    rope_t = _rope_text(rope)
-    return {
-        "right": f"{first} is practically better than {second}: probability {p_right}",
-        "left": f"{second} is practically better than {first}: probability {p_left}",
-        "rope": f"{first} and {second} are practically equivalent: probability {p_rope}",
-        "none": f"no decision (needs a probability above {threshold:g}): {second} better "
-        f"{p_left}, equivalent {p_rope}, {first} better {p_right}",
-    }[result.decision(threshold)] + f"; rope {rope_t}"
-
-
-def _short(first: str, second: str, result, threshold: float) -> str:
-    """A decision of :func:`bayes_sentence` in a few words, for a table's cell."""
-    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
-    return {
-        "right": f"{first} better ({p_right})",
-        "left": f"{second} better ({p_left})",
-        "rope": f"equivalent ({p_rope})",
-        "none": "undecided ({}/{}/{})".format(*(_prob(p, threshold, 2) for p in result.probs())),
-    }[result.decision(threshold)]
-
-
-def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
-    better = first if mean_sign > 0 else second
-    adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
-    p = res.pvalue if adjusted is None else adjusted
-    if p < alpha:
-        return (
-            f"{name}: {first} and {second} differ significantly, {better} better "
-            f"(p = {res.pvalue:.3g}{adj})"
-        )
-    return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj})"
-
-
-#: Why the IDP test can decide for a learner where the tests with a rope find equivalence.
-_IDP_NO_ROPE = (
-    "the IDP test has no rope: it asks which learner is better, not whether by more than the "
-    "rope, so a decision here does not contradict 'equivalent' elsewhere"
-)
-
-
-def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
-    verdict = idp.decision(threshold)
-    bounds = (
-        f"P({first} better than {second}): lower {_prob(idp.lower_prob, threshold)}, upper "
-        f"{_prob(idp.upper_prob, 1 - threshold)}"
-        f"; {_IDP_NO_ROPE}"
-    )
-    if verdict in ("right", "left"):
-        better = first if verdict == "right" else second
-        return (
-            f"IDP signed-rank: {better} is better with probability above {threshold:g} under "
-            f"every prior of the set ({bounds})"
-        )
-    if verdict == "none":
-        return (
-            f"IDP signed-rank: neither is better with probability above {threshold:g} under "
-            f"any prior of the set ({bounds})"
-        )
-    return (
-        f"IDP signed-rank: indeterminate, whether one is better with probability above "
-        f"{threshold:g} depends on the prior ({bounds})"
-    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -436,80 +305,6 @@ def _ties_note(results: ComparisonResults) -> str:
         f"{fr.n_datasets} data sets, which make it conservative; corrected for them, "
         f"chi-square = {tied.statistic:.3f}, p = {_fmt(tied.pvalue)})"
     )
-
-
-def _ttest_summary(pair: PairResult, settings) -> list[str]:
-    thr, alpha = settings.threshold, settings.alpha
-    n = correlated_t_tallies(pair.ttests, thr, alpha)
-    return [
-        f"Bayesian correlated t-test per data set (probability > {thr:g}): {pair.first} "
-        f"practically better on {n['n_right']}, equivalent on {n['n_rope']}, {pair.second} "
-        f"practically better on {n['n_left']}, undecided on {n['n_undecided']} of {pair.q} "
-        "data sets",
-        f"Frequentist correlated t-test per data set (two-sided, {alpha:g}): significant on "
-        f"{n['n_significant_a'] + n['n_significant_b']} of {pair.q} ({n['n_significant_a']} "
-        f"for {pair.first}, {n['n_significant_b']} for {pair.second})",
-    ]
-
-
-def _pair_lines(pair: PairResult, settings) -> list[str]:
-    a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
-    lines = []
-    if pair.hierarchical is not None:
-        lines.append(
-            "Hierarchical model (next data set): "
-            + bayes_sentence(a, b, pair.hierarchical, rope, thr)
-        )
-    elif pair.hierarchical_skipped:
-        lines.append(f"Hierarchical model: {pair.hierarchical_skipped}")
-    if pair.bayes_signed_rank is not None:
-        lines.append(
-            "Bayesian signed-rank test: " + bayes_sentence(a, b, pair.bayes_signed_rank, rope, thr)
-        )
-        lines.append("Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign, rope, thr))
-        lines.append(_idp_sentence(a, b, pair.idp, thr))
-        pb = pair.poisson
-        if pb.decision:
-            verdict = f"{a} is better"
-        elif pb.decision_negative:
-            verdict = f"{b} is better"
-        else:
-            verdict = "no decision"
-        lines.append(
-            f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
-            f"{_prob(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
-            f"{_prob(pb.prob_majority_negative, 1 - pb.alpha)}; "
-            f"threshold {1 - pb.alpha:g})"
-        )
-        sign_mean = float(np.median(pair.means))
-        lines.append(
-            _freq_sentence(
-                a,
-                b,
-                "Wilcoxon signed-rank test",
-                pair.wilcoxon,
-                sign_mean,
-                pair.holm.get("wilcoxon"),
-                settings.alpha,
-            )
-        )
-        lines.append(
-            _freq_sentence(
-                a,
-                b,
-                "Sign test",
-                pair.sign,
-                pair.sign.n_positive - pair.sign.n_negative,
-                pair.holm.get("sign"),
-                settings.alpha,
-            )
-        )
-    else:
-        res, post = pair.ttests[0]
-        lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post, rope, thr))
-        lines.append(_freq_sentence(a, b, "Correlated t-test", res, res.mean, None, settings.alpha))
-        lines.append("The tests across data sets need at least two data sets; this table has one.")
-    return lines + (_ttest_summary(pair, settings) if pair.q >= 2 else [])
 
 
 def _summary_table(results: ComparisonResults):
