@@ -218,16 +218,16 @@ def test_report_says_when_ties_make_the_friedman_statistic_conservative():
 def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):
     from dataclasses import replace
 
-    from cvcompare.report import render
+    from cvcompare.report import figures
 
     _, results, _ = small
     nem = results.nemenyi
     # a result whose differences and cliques the ranks would not give: the report shows them
     given = replace(nem, rank_differences=nem.rank_differences * 2, cliques=((0, 1, 2),))
     cliques = []
-    plot = render.plot_cd_diagram
+    plot = figures.plot_cd_diagram
     monkeypatch.setattr(
-        render, "plot_cd_diagram", lambda *a, **k: cliques.append(k["cliques"]) or plot(*a, **k)
+        figures, "plot_cd_diagram", lambda *a, **k: cliques.append(k["cliques"]) or plot(*a, **k)
     )
     md = build_report(replace(results, nemenyi=given)).markdown
     assert f"rf vs knn (rank difference {abs(2 * nem.rank_differences[0, 2]):.2f})" in md
@@ -363,7 +363,7 @@ def test_raw_scores_set_the_rounding_tolerance_of_the_mean_differences():
 
 def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "plot_shrinkage")):
     """Make the report's plots record their x-axis labels, by plot."""
-    from cvcompare.report import render
+    from cvcompare.report import figures
 
     labels = {}
 
@@ -376,7 +376,7 @@ def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "p
         return wrapped
 
     for name in names:
-        monkeypatch.setattr(render, name, recording(name, getattr(render, name)))
+        monkeypatch.setattr(figures, name, recording(name, getattr(figures, name)))
     return labels
 
 
@@ -642,7 +642,7 @@ def test_learners_equivalent_on_every_one_of_many_data_sets_get_a_report():
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
 def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monkeypatch):
     pytest.importorskip("httpstan")
-    from cvcompare.report import render
+    from cvcompare.report import figures
 
     table = _table(q=6)
     copy = table[table["learner"] == "rf"].assign(learner="rf2")
@@ -655,9 +655,11 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
         draws=200,
     )
     drawn = []
-    plot = render.plot_pairwise_heatmap
+    plot = figures.plot_pairwise_heatmap
     monkeypatch.setattr(
-        render, "plot_pairwise_heatmap", lambda m, *a, **k: drawn.append((m, k)) or plot(m, *a, **k)
+        figures,
+        "plot_pairwise_heatmap",
+        lambda m, *a, **k: drawn.append((m, k)) or plot(m, *a, **k),
     )
     md = build_report(results).markdown
     rf_svm, rf_rf2, rf2_svm = (results.pairs[i] for i in (1, 0, 2))
@@ -682,12 +684,12 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
     (pair,) = results.pairs
     fit = pair.hierarchical
-    from cvcompare.report import render
+    from cvcompare.report import figures
 
     grids = []
-    plot = render.plot_posterior_density
+    plot = figures.plot_posterior_density
     monkeypatch.setattr(
-        render, "plot_posterior_density", lambda x, *a, **k: grids.append(x) or plot(x, *a, **k)
+        figures, "plot_posterior_density", lambda x, *a, **k: grids.append(x) or plot(x, *a, **k)
     )
     page = build_report(results)
     # the predictive density is drawn where at least 99% of its mass lies (the mean over the
