@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import html
 import os
-import shlex
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,8 @@ from cvcompare.plots.posterior import difference_text
 
 from .analysis import ComparisonResults
 from .figures import _cd_figures, _heatmap_figures, _pair_figures
-from .sentences import _IDP_NO_ROPE, _half_width, _pair_lines, _prob, _short
+from .rerun import _rerun_command
+from .sentences import _IDP_NO_ROPE, _pair_lines, _prob, _short
 
 __all__ = ["Report", "build_report"]
 
@@ -178,33 +178,6 @@ def _summary_table(results: ComparisonResults):
     return header, rows
 
 
-def _rope_option(rope: tuple[float, float]) -> list[str]:
-    """The command-line option giving ``rope``: its half-width where it is symmetric, its
-    ends otherwise (``--rope=LOW,HIGH``, one word, since LOW starts with a minus)."""
-    half = _half_width(rope)
-    if half is None:
-        return [f"--rope={float(rope[0])!r},{float(rope[1])!r}"]
-    return ["--rope", repr(half)]
-
-
-def _learners_option(learners: list[str]) -> list[str]:
-    """The command-line words giving ``learners`` in order: ``--learners A B``, with a name
-    that starts with a minus as its own word ``--learners=-NAME`` (the option extends its
-    list), which would otherwise be read as an option."""
-    words: list[str] = []
-    listing = False
-    for name in learners:
-        if name.startswith("-"):
-            words.append(f"--learners={name}")
-            listing = False
-        else:
-            if not listing:
-                words.append("--learners")
-                listing = True
-            words.append(name)
-    return words
-
-
 def _rho_origin(settings, n_folds: int) -> str:
     """Where rho came from: given, or assumed for 10-fold cross-validation."""
     if not settings.rho_assumed:
@@ -213,35 +186,6 @@ def _rho_origin(settings, n_folds: int) -> str:
         f"not given: {n_folds} fold results per data set, 10-fold cross-validation assumed; "
         "use 1/k for k-fold, 0.5 for 5x2 with --rho"
     )
-
-
-def _rerun_command(results: ComparisonResults) -> str:
-    s = results.settings
-    source = results.source or "RESULTS.csv"
-    args = [
-        "cvcompare",
-        "report",
-        # a relative path that starts with a minus would be read as an option
-        f"./{source}" if source.startswith("-") else source,
-        "-o",
-        "DIR",
-        # an assumed rho is left to be assumed again, so that the report says the same
-        *(() if s.rho_assumed else ("--rho", repr(float(s.rho)))),
-        *_rope_option(s.rope),
-        "--alpha",
-        repr(float(s.alpha)),
-        "--seed",
-        str(s.seed),
-        "--n-samples",
-        str(s.n_samples),
-        *(results.reading or ("--scale", s.scale)),
-        *_learners_option(results.learners),
-    ]
-    if not s.higher_is_better:
-        args.append("--lower-is-better")
-    if not s.hierarchical:
-        args.append("--no-hierarchical")
-    return " ".join(shlex.quote(a) for a in args)
 
 
 def _unit(scale: str) -> str:
