@@ -1,0 +1,272 @@
+"""The report's page as a list of blocks, one section after another in the page's order.
+
+:func:`_blocks` writes the page once; :mod:`cvcompare.report.render` renders the same blocks
+as HTML and as Markdown. A block is a tuple whose first item is its kind:
+
+* ``("h", level, text)`` - a heading;
+* ``("p", text)`` - a paragraph;
+* ``("list", items)`` - a bulleted list;
+* ``("fig", file name, caption)`` - a figure, its PNG under that name in the figures
+  returned beside the blocks;
+* ``("table", header, rows)`` - a table;
+* ``("details", summary, header, rows)`` - a table folded under a one-line summary.
+
+Text between backquotes in a paragraph or a list item is code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cvcompare.plots.posterior import difference_text
+
+from .analysis import ComparisonResults
+from .figures import _cd_figures, _heatmap_figures, _pair_figures
+from .rerun import _rerun_command
+from .sentences import _IDP_NO_ROPE, _pair_lines, _prob, _short
+
+
+def _fmt(v) -> str:
+    """A value as text: a float to three significant digits (in scientific notation when
+    below 0.001 in size, zero aside), anything else as ``str`` gives it."""
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
+    return str(v)
+
+
+def _ties_note(results: ComparisonResults) -> str:
+    """Where models tie on some data sets: that the Friedman statistic shown is Demsar's,
+    which ties make conservative, and the statistic corrected for them."""
+    fr, tied = results.friedman, results.friedman_ties
+    if tied is None:
+        return ""
+    return (
+        f" (Demsar's formula, not corrected for the ties on {fr.tied_datasets} of "
+        f"{fr.n_datasets} data sets, which make it conservative; corrected for them, "
+        f"chi-square = {tied.statistic:.3f}, p = {_fmt(tied.pvalue)})"
+    )
+
+
+def _summary_table(results: ComparisonResults):
+    """The header and rows of the table of every test's decision on every pair; no rows when
+    the tests across data sets did not run (one data set)."""
+    thr = results.settings.threshold
+    header = [
+        "first",
+        "second",
+        "hierarchical",
+        "Bayesian signed-rank",
+        "Bayesian sign",
+        "IDP (no rope)",
+        "Poisson-binomial",
+        "Wilcoxon p (Holm)",
+        "sign p (Holm)",
+    ]
+    rows = []
+    for p in results.pairs:
+        if p.bayes_signed_rank is None:
+            continue
+        verdict = p.idp.decision(thr)
+        idp = {"right": p.first, "left": p.second}.get(verdict, verdict)
+        pb = p.first if p.poisson.decision else p.second if p.poisson.decision_negative else "none"
+        rows.append(
+            [
+                p.first,
+                p.second,
+                _short(p.first, p.second, p.hierarchical, thr)
+                if p.hierarchical
+                else "not fitted"
+                if p.hierarchical_skipped
+                else "not run",
+                _short(p.first, p.second, p.bayes_signed_rank, thr),
+                _short(p.first, p.second, p.bayes_sign, thr),
+                idp,
+                pb,
+                f"{p.wilcoxon.pvalue:.3g} ({p.holm['wilcoxon']:.3g})",
+                f"{p.sign.pvalue:.3g} ({p.holm['sign']:.3g})",
+            ]
+        )
+    return header, rows
+
+
+def _rho_origin(settings, n_folds: int) -> str:
+    """Where rho came from: given, or assumed for 10-fold cross-validation."""
+    if not settings.rho_assumed:
+        return "correlation of the fold differences, Nadeau & Bengio"
+    return (
+        f"not given: {n_folds} fold results per data set, 10-fold cross-validation assumed; "
+        "use 1/k for k-fold, 0.5 for 5x2 with --rho"
+    )
+
+
+def _unit(scale: str) -> str:
+    """The unit of the differences, in words."""
+    if scale == "raw":
+        return "score in its own unit"
+    return "accuracy-like fractions: 0.01 is one percentage point"
+
+
+def _names(learners: list[str]) -> str:
+    """The learners as a list in words, each quoted if a name holds a comma."""
+    if any("," in name for name in learners):
+        return ", ".join(f"'{name}'" for name in learners)
+    return ", ".join(learners)
+
+
+def _figure_blocks(drawn: list[tuple[str, str, bytes]], figures: dict[str, bytes]) -> list[tuple]:
+    """The blocks of figures drawn as (file name, caption, PNG); their PNGs go to ``figures``."""
+    blocks = []
+    for name, caption, png in drawn:
+        figures[name] = png
+        blocks.append(("fig", name, caption))
+    return blocks
+
+
+def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
+    s = results.settings
+    k, q = len(results.learners), len(results.datasets)
+    figures: dict[str, bytes] = {}
+    b: list[tuple] = []
+    b.append(("h", 1, f"Comparison of {k} learners on {q} data set{'s' * (q != 1)}"))
+    b.append(
+        (
+            "p",
+            f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
+            f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
+            f"({_unit(s.scale)}). Learners: {_names(results.learners)}.",
+        )
+    )
+    losses = (
+        ""
+        if s.higher_is_better
+        else (" (the scores being losses, the second learner's score minus the first's)")
+    )
+    b.append(
+        (
+            "p",
+            "How to read: every difference is first learner minus second, oriented so "
+            f"that a positive difference favours the first learner{losses}. A Bayesian test "
+            "gives three "
+            "probabilities, listed everywhere in this order (left, rope, right): that the "
+            f"second learner is practically better (left: difference below {s.rope[0]:g}), "
+            "that the two are practically equivalent (rope: difference in "
+            f"[{s.rope[0]:g}, {s.rope[1]:g}]), and that the first learner is practically "
+            f"better (right: difference above {s.rope[1]:g}); it decides when one of them "
+            f"exceeds {s.threshold:g}. For the hierarchical model these are, as in Corani et "
+            "al. (2017, Sec. 3.2), the posterior probabilities that each region is the most "
+            "probable one for the difference on a new data set. Frequentist tests are "
+            f"two-sided at {s.alpha:g}.",
+        )
+    )
+    if results.nemenyi is not None:
+        fr, nem = results.friedman, results.nemenyi
+        order = np.argsort(nem.avg_ranks, kind="stable")
+        b.append(("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"))
+        sig = [
+            f"{results.learners[i]} vs {results.learners[j]} (rank difference "
+            f"{abs(nem.rank_differences[i, j]):.2f})"
+            for i in range(k)
+            for j in range(i + 1, k)
+            if nem.significant[i, j]
+        ]
+        b.append(
+            (
+                "list",
+                [
+                    f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
+                    + _ties_note(results)
+                    + "; "
+                    f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}, "
+                    f"p = {_fmt(fr.ff_pvalue)}: "
+                    + (
+                        "the learners differ"
+                        if fr.ff_pvalue < s.alpha
+                        else "no significant difference"
+                    )
+                    + f" at {s.alpha:g}",
+                    "Average ranks (1 = best): "
+                    + ", ".join(f"{results.learners[i]} {nem.avg_ranks[i]:.2f}" for i in order),
+                    f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
+                    "Significantly different pairs: " + ("; ".join(sig) if sig else "none"),
+                ],
+            )
+        )
+        b += _figure_blocks(_cd_figures(results), figures)
+    header, rows = _summary_table(results)
+    if rows:
+        b.append(("h", 2, "Decisions for every pair"))
+        b.append(("table", header, rows))
+        b.append(
+            (
+                "p",
+                "Bayesian cells: the decision and its probability, or, when undecided, "
+                "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
+                f"right). {_IDP_NO_ROPE[:1].upper()}{_IDP_NO_ROPE[1:]}. Holm adjustment is "
+                "over the pairs, per test.",
+            )
+        )
+    if k >= 3 and rows:
+        b += _figure_blocks(_heatmap_figures(results), figures)
+    for pair in results.pairs:
+        b.append(("h", 2, f"{pair.first} vs {pair.second}"))
+        b.append(("list", _pair_lines(pair, s)))
+        b += _figure_blocks(_pair_figures(pair, s), figures)
+        rows = [
+            [
+                d,
+                _fmt(res.mean),
+                _fmt(res.pvalue),
+                *(_prob(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
+            ]
+            for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
+        ]
+        # the regions in the report's order (left, rope, right)
+        better = [f"P({pair.second} better)", "P(equivalent)", f"P({pair.first} better)"]
+        b.append(
+            (
+                "details",
+                f"Correlated t-tests on each data set ({pair.q})",
+                [
+                    "data set",
+                    "mean difference ("
+                    + difference_text(pair.first, pair.second, s.higher_is_better)
+                    + ")",
+                    "p (two-sided)",
+                    *better,
+                ],
+                rows,
+            )
+        )
+    b.append(("h", 2, "Settings (to cite and rerun)"))
+    across = results.pairs[0].bayes_signed_rank is not None  # the tests across data sets ran
+    settings = [
+        f"cvcompare {s.version}; root seed {s.seed}"
+        + (f"; Monte Carlo draws {s.n_samples}" if across else ""),
+        f"rho = {s.rho:g} ({_rho_origin(s, results.n_folds)}); rope = "
+        f"[{s.rope[0]:g}, {s.rope[1]:g}]; alpha = {s.alpha:g}; decision probability "
+        f"{s.threshold:g}",
+        f"Bayesian correlated t-test prior: {s.correlated_t_prior}",
+    ]
+    if across:
+        settings.append(
+            f"Bayesian signed-rank prior: pseudo-observation at 0 of weight "
+            f"{s.signed_rank_prior:g}; Bayesian sign test prior: {s.sign_prior:g} "
+            f"pseudo-observation in the rope (+1e-4 in each region); IDP prior strength "
+            f"s = {s.idp_s:.4f}"
+        )
+    fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
+    if fits:
+        worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
+        min_ess = min(min(f.diagnostics.ess_bulk.values()) for f in fits)
+        divergences = sum(f.diagnostics.divergences for f in fits)
+        problems = sorted({p for f in fits for p in f.diagnostics.problems})
+        settings.append(
+            f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
+            f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
+            f"'{fits[0].runner}'; over {len(fits)} fits: max R-hat {worst_rhat:.3f}, min bulk "
+            f"ESS {min_ess:.0f}, {divergences} divergent transitions"
+            + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
+        )
+    settings.append("Rerun: `" + _rerun_command(results) + "`")
+    b.append(("list", settings))
+    return b, figures
