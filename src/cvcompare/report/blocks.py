@@ -20,15 +20,15 @@ import numpy as np
 
 from cvcompare.plots.posterior import difference_text
 
-from .analysis import ComparisonResults
+from .analysis import ComparisonResults, PairResult, Settings
 from .figures import _cd_figures, _heatmap_figures, _pair_figures
 from .rerun import _rerun_command
 from .sentences import _IDP_NO_ROPE, _pair_lines, _prob, _short
 
 
 def _fmt(v) -> str:
-    """A value as text: a float to three significant digits (in scientific notation when
-    below 0.001 in size, zero aside), anything else as ``str`` gives it."""
+    """A value as text: a float to three significant digits, in scientific notation when it
+    is not zero and below 0.001 in magnitude; anything else as ``str`` writes it."""
     if isinstance(v, float):
         return f"{v:.3g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
     return str(v)
@@ -122,26 +122,29 @@ def _figure_blocks(drawn: list[tuple[str, str, bytes]], figures: dict[str, bytes
     return blocks
 
 
-def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
+def _heading(results: ComparisonResults) -> list[tuple]:
+    """The page's title and the paragraph on its scores and learners."""
     s = results.settings
     k, q = len(results.learners), len(results.datasets)
-    figures: dict[str, bytes] = {}
-    b: list[tuple] = []
-    b.append(("h", 1, f"Comparison of {k} learners on {q} data set{'s' * (q != 1)}"))
-    b.append(
+    return [
+        ("h", 1, f"Comparison of {k} learners on {q} data set{'s' * (q != 1)}"),
         (
             "p",
             f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
             f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
             f"({_unit(s.scale)}). Learners: {_names(results.learners)}.",
-        )
-    )
+        ),
+    ]
+
+
+def _how_to_read(s: Settings) -> list[tuple]:
+    """The paragraph on how to read the differences, the probabilities and the decisions."""
     losses = (
         ""
         if s.higher_is_better
         else (" (the scores being losses, the second learner's score minus the first's)")
     )
-    b.append(
+    return [
         (
             "p",
             "How to read: every difference is first learner minus second, oriented so "
@@ -157,87 +160,127 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
             "probable one for the difference on a new data set. Frequentist tests are "
             f"two-sided at {s.alpha:g}.",
         )
+    ]
+
+
+def _friedman_line(results: ComparisonResults) -> str:
+    """The Friedman and Iman-Davenport tests of all learners in words."""
+    s, fr = results.settings, results.friedman
+    return (
+        f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
+        + _ties_note(results)
+        + "; "
+        f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}, "
+        f"p = {_fmt(fr.ff_pvalue)}: "
+        + ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
+        + f" at {s.alpha:g}"
     )
-    if results.nemenyi is not None:
-        fr, nem = results.friedman, results.nemenyi
-        order = np.argsort(nem.avg_ranks, kind="stable")
-        b.append(("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"))
-        sig = [
-            f"{results.learners[i]} vs {results.learners[j]} (rank difference "
-            f"{abs(nem.rank_differences[i, j]):.2f})"
-            for i in range(k)
-            for j in range(i + 1, k)
-            if nem.significant[i, j]
+
+
+def _all_learners(results: ComparisonResults, figures: dict[str, bytes]) -> list[tuple]:
+    """The section on all learners (Friedman, Iman-Davenport, Nemenyi), its critical-difference
+    diagram added to ``figures``."""
+    nem, k = results.nemenyi, len(results.learners)
+    order = np.argsort(nem.avg_ranks, kind="stable")
+    sig = [
+        f"{results.learners[i]} vs {results.learners[j]} (rank difference "
+        f"{abs(nem.rank_differences[i, j]):.2f})"
+        for i in range(k)
+        for j in range(i + 1, k)
+        if nem.significant[i, j]
+    ]
+    lines = [
+        _friedman_line(results),
+        "Average ranks (1 = best): "
+        + ", ".join(f"{results.learners[i]} {nem.avg_ranks[i]:.2f}" for i in order),
+        f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
+        "Significantly different pairs: " + ("; ".join(sig) if sig else "none"),
+    ]
+    return [
+        ("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"),
+        ("list", lines),
+        *_figure_blocks(_cd_figures(results), figures),
+    ]
+
+
+def _decisions(
+    results: ComparisonResults, header: list[str], rows: list[list[str]], figures: dict[str, bytes]
+) -> list[tuple]:
+    """The section of the decisions on every pair: their table, its legend and, with three
+    learners or more, the heat maps of the pairs' probabilities (added to ``figures``)."""
+    blocks = [
+        ("h", 2, "Decisions for every pair"),
+        ("table", header, rows),
+        (
+            "p",
+            "Bayesian cells: the decision and its probability, or, when undecided, "
+            "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
+            f"right). {_IDP_NO_ROPE[:1].upper()}{_IDP_NO_ROPE[1:]}. Holm adjustment is "
+            "over the pairs, per test.",
+        ),
+    ]
+    if len(results.learners) >= 3:
+        blocks += _figure_blocks(_heatmap_figures(results), figures)
+    return blocks
+
+
+def _ttest_details(pair: PairResult, s: Settings) -> tuple:
+    """The folded table of a pair's correlated t-tests, one row per data set."""
+    rows = [
+        [
+            d,
+            _fmt(res.mean),
+            _fmt(res.pvalue),
+            *(_prob(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
         ]
-        b.append(
-            (
-                "list",
-                [
-                    f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
-                    + _ties_note(results)
-                    + "; "
-                    f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}, "
-                    f"p = {_fmt(fr.ff_pvalue)}: "
-                    + (
-                        "the learners differ"
-                        if fr.ff_pvalue < s.alpha
-                        else "no significant difference"
-                    )
-                    + f" at {s.alpha:g}",
-                    "Average ranks (1 = best): "
-                    + ", ".join(f"{results.learners[i]} {nem.avg_ranks[i]:.2f}" for i in order),
-                    f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
-                    "Significantly different pairs: " + ("; ".join(sig) if sig else "none"),
-                ],
-            )
-        )
-        b += _figure_blocks(_cd_figures(results), figures)
-    header, rows = _summary_table(results)
-    if rows:
-        b.append(("h", 2, "Decisions for every pair"))
-        b.append(("table", header, rows))
-        b.append(
-            (
-                "p",
-                "Bayesian cells: the decision and its probability, or, when undecided, "
-                "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-                f"right). {_IDP_NO_ROPE[:1].upper()}{_IDP_NO_ROPE[1:]}. Holm adjustment is "
-                "over the pairs, per test.",
-            )
-        )
-    if k >= 3 and rows:
-        b += _figure_blocks(_heatmap_figures(results), figures)
-    for pair in results.pairs:
-        b.append(("h", 2, f"{pair.first} vs {pair.second}"))
-        b.append(("list", _pair_lines(pair, s)))
-        b += _figure_blocks(_pair_figures(pair, s), figures)
-        rows = [
-            [
-                d,
-                _fmt(res.mean),
-                _fmt(res.pvalue),
-                *(_prob(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
-            ]
-            for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
-        ]
-        # the regions in the report's order (left, rope, right)
-        better = [f"P({pair.second} better)", "P(equivalent)", f"P({pair.first} better)"]
-        b.append(
-            (
-                "details",
-                f"Correlated t-tests on each data set ({pair.q})",
-                [
-                    "data set",
-                    "mean difference ("
-                    + difference_text(pair.first, pair.second, s.higher_is_better)
-                    + ")",
-                    "p (two-sided)",
-                    *better,
-                ],
-                rows,
-            )
-        )
-    b.append(("h", 2, "Settings (to cite and rerun)"))
+        for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
+    ]
+    # the regions in the report's order (left, rope, right)
+    better = [f"P({pair.second} better)", "P(equivalent)", f"P({pair.first} better)"]
+    return (
+        "details",
+        f"Correlated t-tests on each data set ({pair.q})",
+        [
+            "data set",
+            "mean difference ("
+            + difference_text(pair.first, pair.second, s.higher_is_better)
+            + ")",
+            "p (two-sided)",
+            *better,
+        ],
+        rows,
+    )
+
+
+def _pair_section(pair: PairResult, s: Settings, figures: dict[str, bytes]) -> list[tuple]:
+    """The section of one pair: its decisions, its figures (added to ``figures``) and its
+    correlated t-tests."""
+    return [
+        ("h", 2, f"{pair.first} vs {pair.second}"),
+        ("list", _pair_lines(pair, s)),
+        *_figure_blocks(_pair_figures(pair, s), figures),
+        _ttest_details(pair, s),
+    ]
+
+
+def _hierarchical_line(fits: list, s: Settings) -> str:
+    """The hierarchical model's settings and its fits' diagnostics, in one line."""
+    worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
+    min_ess = min(min(f.diagnostics.ess_bulk.values()) for f in fits)
+    divergences = sum(f.diagnostics.divergences for f in fits)
+    problems = sorted({p for f in fits for p in f.diagnostics.problems})
+    return (
+        f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
+        f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
+        f"'{fits[0].runner}'; over {len(fits)} fits: max R-hat {worst_rhat:.3f}, min bulk "
+        f"ESS {min_ess:.0f}, {divergences} divergent transitions"
+        + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
+    )
+
+
+def _settings(results: ComparisonResults) -> list[tuple]:
+    """The last section: the settings to cite and the command that reruns the report."""
+    s = results.settings
     across = results.pairs[0].bayes_signed_rank is not None  # the tests across data sets ran
     settings = [
         f"cvcompare {s.version}; root seed {s.seed}"
@@ -256,17 +299,20 @@ def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
         )
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
     if fits:
-        worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
-        min_ess = min(min(f.diagnostics.ess_bulk.values()) for f in fits)
-        divergences = sum(f.diagnostics.divergences for f in fits)
-        problems = sorted({p for f in fits for p in f.diagnostics.problems})
-        settings.append(
-            f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
-            f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
-            f"'{fits[0].runner}'; over {len(fits)} fits: max R-hat {worst_rhat:.3f}, min bulk "
-            f"ESS {min_ess:.0f}, {divergences} divergent transitions"
-            + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
-        )
+        settings.append(_hierarchical_line(fits, s))
     settings.append("Rerun: `" + _rerun_command(results) + "`")
-    b.append(("list", settings))
-    return b, figures
+    return [("h", 2, "Settings (to cite and rerun)"), ("list", settings)]
+
+
+def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
+    """The page's blocks, section after section, and its figures (PNG by file name)."""
+    figures: dict[str, bytes] = {}
+    blocks = _heading(results) + _how_to_read(results.settings)
+    if results.nemenyi is not None:
+        blocks += _all_learners(results, figures)
+    header, rows = _summary_table(results)
+    if rows:
+        blocks += _decisions(results, header, rows, figures)
+    for pair in results.pairs:
+        blocks += _pair_section(pair, results.settings, figures)
+    return blocks + _settings(results), figures
