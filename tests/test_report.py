@@ -725,3 +725,27 @@ def test_the_scores_line_says_the_unit_and_quotes_names_with_commas():
     assert "(accuracy-like fractions: 0.01 is one percentage point)" in markdown
     plain = build_report(compare_learners(_table(), hierarchical=False, n_samples=N)).markdown
     assert "Learners: rf, svm, knn." in plain
+
+
+def test_wilcoxon_and_sign_sentences_name_the_learner_their_statistic_favours():
+    # rf - knn: 16 small negative mean differences and 14 large positive ones (fold noise
+    # +-0.01 that cancels within each data set). The median is negative, but the rank sums
+    # favour rf (R+ = 329 > R- = 136, p = 0.047) and the sign test knn (16 wins of 30)
+    z = np.r_[-np.linspace(0.001, 0.002, 16), np.linspace(0.05, 0.08, 14)]
+    noise = np.tile([0.01, -0.01], 5)
+    rows = [
+        row
+        for i, d in enumerate(z)
+        for f in range(10)
+        for row in (("rf", f"d{i}", f, 0.8 + d + noise[f]), ("knn", f"d{i}", f, 0.8))
+    ]
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=1)
+    (pair,) = results.pairs
+    assert np.median(pair.means) < 0 and (pair.wilcoxon.r_plus, pair.wilcoxon.r_minus) == (
+        329,
+        136,
+    )
+    page = build_report(results).markdown
+    assert "Wilcoxon signed-rank test: rf and knn differ significantly, rf better" in page
+    assert "Sign test: no significant difference" in page

@@ -1,6 +1,6 @@
 """The report's page as a list of blocks, one section after another in the page's order.
 
-:func:`_blocks` writes the page once; :mod:`cvcompare.report.render` renders the same blocks
+:func:`page_blocks` writes the page once; :mod:`cvcompare.report.render` renders the same blocks
 as HTML and as Markdown. A block is a tuple whose first item is its kind:
 
 * ``("h", level, text)`` - a heading;
@@ -21,9 +21,9 @@ import numpy as np
 from cvcompare.plots.posterior import difference_text
 
 from .analysis import ComparisonResults, PairResult, Settings
-from .figures import _cd_figures, _heatmap_figures, _pair_figures
-from .rerun import _rerun_command
-from .sentences import _IDP_NO_ROPE, _pair_lines, _prob, _short
+from .figures import cd_figures, heatmap_figures, pair_figures
+from .rerun import rerun_command
+from .sentences import IDP_NO_ROPE, pair_lines, probability_text, short_decision
 
 
 def _fmt(v) -> str:
@@ -73,13 +73,13 @@ def _summary_table(results: ComparisonResults):
             [
                 p.first,
                 p.second,
-                _short(p.first, p.second, p.hierarchical, thr)
+                short_decision(p.first, p.second, p.hierarchical, thr)
                 if p.hierarchical
                 else "not fitted"
                 if p.hierarchical_skipped
                 else "not run",
-                _short(p.first, p.second, p.bayes_signed_rank, thr),
-                _short(p.first, p.second, p.bayes_sign, thr),
+                short_decision(p.first, p.second, p.bayes_signed_rank, thr),
+                short_decision(p.first, p.second, p.bayes_sign, thr),
                 idp,
                 pb,
                 f"{p.wilcoxon.pvalue:.3g} ({p.holm['wilcoxon']:.3g})",
@@ -199,7 +199,7 @@ def _all_learners(results: ComparisonResults, figures: dict[str, bytes]) -> list
     return [
         ("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"),
         ("list", lines),
-        *_figure_blocks(_cd_figures(results), figures),
+        *_figure_blocks(cd_figures(results), figures),
     ]
 
 
@@ -215,12 +215,12 @@ def _decisions(
             "p",
             "Bayesian cells: the decision and its probability, or, when undecided, "
             "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-            f"right). {_IDP_NO_ROPE[:1].upper()}{_IDP_NO_ROPE[1:]}. Holm adjustment is "
+            f"right). {IDP_NO_ROPE[:1].upper()}{IDP_NO_ROPE[1:]}. Holm adjustment is "
             "over the pairs, per test.",
         ),
     ]
     if len(results.learners) >= 3:
-        blocks += _figure_blocks(_heatmap_figures(results), figures)
+        blocks += _figure_blocks(heatmap_figures(results), figures)
     return blocks
 
 
@@ -231,7 +231,7 @@ def _ttest_details(pair: PairResult, s: Settings) -> tuple:
             d,
             _fmt(res.mean),
             _fmt(res.pvalue),
-            *(_prob(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
+            *(probability_text(p, s.threshold) for p in (post.p_left, post.p_rope, post.p_right)),
         ]
         for d, (res, post) in zip(pair.datasets, pair.ttests, strict=True)
     ]
@@ -257,8 +257,8 @@ def _pair_section(pair: PairResult, s: Settings, figures: dict[str, bytes]) -> l
     correlated t-tests."""
     return [
         ("h", 2, f"{pair.first} vs {pair.second}"),
-        ("list", _pair_lines(pair, s)),
-        *_figure_blocks(_pair_figures(pair, s), figures),
+        ("list", pair_lines(pair, s)),
+        *_figure_blocks(pair_figures(pair, s), figures),
         _ttest_details(pair, s),
     ]
 
@@ -300,11 +300,11 @@ def _settings(results: ComparisonResults) -> list[tuple]:
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
     if fits:
         settings.append(_hierarchical_line(fits, s))
-    settings.append("Rerun: `" + _rerun_command(results) + "`")
+    settings.append("Rerun: `" + rerun_command(results) + "`")
     return [("h", 2, "Settings (to cite and rerun)"), ("list", settings)]
 
 
-def _blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
+def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     """The page's blocks, section after section, and its figures (PNG by file name)."""
     figures: dict[str, bytes] = {}
     blocks = _heading(results) + _how_to_read(results.settings)

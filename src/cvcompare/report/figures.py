@@ -57,7 +57,7 @@ def _density_grid(pair: PairResult, rope) -> np.ndarray:
     return np.linspace(low - margin, high + margin, 400)
 
 
-def _pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
+def pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
     """(file name, caption, PNG) of the figures of one pair."""
     names = (pair.first, pair.second)
     figs = []
@@ -185,7 +185,7 @@ def _matrix(results: ComparisonResults, column: int, test: str) -> tuple[np.ndar
     return m, missing
 
 
-def _cd_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
+def cd_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
     """(file name, caption, PNG) of the critical-difference diagram of the Nemenyi test."""
     nem = results.nemenyi
     ax = plot_cd_diagram(nem.avg_ranks, results.learners, nem.cd, cliques=nem.cliques)
@@ -199,7 +199,7 @@ def _cd_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
     ]
 
 
-def _heatmap_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
+def heatmap_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
     """(file name, caption, PNG) of the heat maps of P(row learner practically better) and
     P(practically equivalent) over all pairs."""
     # one test for every cell: the hierarchical model where it was fitted, its unfitted

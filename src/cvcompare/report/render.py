@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .analysis import ComparisonResults
-from .blocks import _blocks
+from .blocks import page_blocks
 
 __all__ = ["Report", "build_report"]
 
@@ -225,7 +225,7 @@ def build_report(results: ComparisonResults) -> Report:
             "results: expected the ComparisonResults of compare_learners, got "
             f"{type(results).__name__}"
         )
-    blocks, figures = _blocks(results)
+    blocks, figures = page_blocks(results)
     title = blocks[0][2]
     return Report(
         markdown=_markdown(blocks),

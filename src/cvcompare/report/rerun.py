@@ -6,13 +6,13 @@ from __future__ import annotations
 import shlex
 
 from .analysis import ComparisonResults
-from .sentences import _half_width
+from .sentences import rope_half_width
 
 
 def _rope_option(rope: tuple[float, float]) -> list[str]:
     """The command-line option giving ``rope``: its half-width where it is symmetric, its
     ends otherwise (``--rope=LOW,HIGH``, one word, since LOW starts with a minus)."""
-    half = _half_width(rope)
+    half = rope_half_width(rope)
     if half is None:
         return [f"--rope={float(rope[0])!r},{float(rope[1])!r}"]
     return ["--rope", repr(half)]
@@ -36,7 +36,7 @@ def _learners_option(learners: list[str]) -> list[str]:
     return words
 
 
-def _rerun_command(results: ComparisonResults) -> str:
+def rerun_command(results: ComparisonResults) -> str:
     """The ``cvcompare report`` command, one line, that writes this report again."""
     s = results.settings
     source = results.source or "RESULTS.csv"

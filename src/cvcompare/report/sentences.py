@@ -16,7 +16,7 @@ from .analysis import PairResult, correlated_t_tallies
 __all__ = ["bayes_sentence"]
 
 
-def _half_width(rope: tuple[float, float]) -> float | None:
+def rope_half_width(rope: tuple[float, float]) -> float | None:
     """The half-width of a symmetric rope; None for an asymmetric one."""
     low, high = map(float, rope)
     return high if low == -high else None
@@ -24,19 +24,19 @@ def _half_width(rope: tuple[float, float]) -> float | None:
 
 def _rope_text(rope: tuple[float, float]) -> str:
     """The rope as written after a decision: its half-width, or its ends if asymmetric."""
-    half = _half_width(rope)
+    half = rope_half_width(rope)
     return f"[{rope[0]:g}, {rope[1]:g}]" if half is None else f"{half:g}"
 
 
-def _prob(p: float, threshold: float, digits: int = 3) -> str:
+def probability_text(p: float, threshold: float, digits: int = 3) -> str:
     """``p`` with ``digits`` decimals, or as many more as it takes for the shown value to be
     below, equal to or above ``threshold`` as ``p`` is (0.9496 is not shown as 0.950 against
     0.95).
 
     Examples
     --------
-    >>> _prob(0.9496, 0.95), _prob(0.95004, 0.95), _prob(0.951, 0.95), _prob(0.95, 0.95)
-    ('0.9496', '0.95004', '0.951', '0.950')
+    >>> [probability_text(p, 0.95) for p in (0.9496, 0.95004, 0.951, 0.95)]
+    ['0.9496', '0.95004', '0.951', '0.950']
     """
     side = np.sign(p - threshold)
     while np.sign(float(f"{p:.{digits}f}") - threshold) != side and digits < 17:
@@ -75,7 +75,7 @@ def bayes_sentence(first: str, second: str, result, rope, threshold: float) -> s
     >>> bayes_sentence("hnb", "nbc", res, res.rope, 0.95)
     'hnb is practically better than nbc: probability 1.000; rope 0.01'
     """
-    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
+    p_left, p_rope, p_right = (probability_text(p, threshold) for p in result.probs())
     rope_t = _rope_text(rope)
     return {
         "right": f"{first} is practically better than {second}: probability {p_right}",
@@ -86,21 +86,24 @@ def bayes_sentence(first: str, second: str, result, rope, threshold: float) -> s
     }[result.decision(threshold)] + f"; rope {rope_t}"
 
 
-def _short(first: str, second: str, result, threshold: float) -> str:
+def short_decision(first: str, second: str, result, threshold: float) -> str:
     """A decision of :func:`bayes_sentence` in a few words, for a table's cell."""
-    p_left, p_rope, p_right = (_prob(p, threshold) for p in result.probs())
+    p_left, p_rope, p_right = (probability_text(p, threshold) for p in result.probs())
     return {
         "right": f"{first} better ({p_right})",
         "left": f"{second} better ({p_left})",
         "rope": f"equivalent ({p_rope})",
-        "none": "undecided ({}/{}/{})".format(*(_prob(p, threshold, 2) for p in result.probs())),
+        "none": "undecided ({}/{}/{})".format(
+            *(probability_text(p, threshold, 2) for p in result.probs())
+        ),
     }[result.decision(threshold)]
 
 
-def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
-    """A frequentist test's decision in words; ``mean_sign`` says which learner leads and
-    ``adjusted`` is its Holm-adjusted p-value (None for a single test)."""
-    better = first if mean_sign > 0 else second
+def _freq_sentence(first, second, name, res, side, adjusted, alpha) -> str:
+    """A frequentist test's decision in words; the sign of ``side`` says which learner its
+    statistic favours (positive: the first) and ``adjusted`` is its Holm-adjusted p-value
+    (None for a single test)."""
+    better = first if side > 0 else second
     adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
     p = res.pvalue if adjusted is None else adjusted
     if p < alpha:
@@ -112,7 +115,7 @@ def _freq_sentence(first, second, name, res, mean_sign, adjusted, alpha) -> str:
 
 
 #: Why the IDP test can decide for a learner where the tests with a rope find equivalence.
-_IDP_NO_ROPE = (
+IDP_NO_ROPE = (
     "the IDP test has no rope: it asks which learner is better, not whether by more than the "
     "rope, so a decision here does not contradict 'equivalent' elsewhere"
 )
@@ -122,9 +125,9 @@ def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
     """The IDP signed-rank test's decision in words, with its lower and upper probabilities."""
     verdict = idp.decision(threshold)
     bounds = (
-        f"P({first} better than {second}): lower {_prob(idp.lower_prob, threshold)}, upper "
-        f"{_prob(idp.upper_prob, 1 - threshold)}"
-        f"; {_IDP_NO_ROPE}"
+        f"P({first} better than {second}): lower {probability_text(idp.lower_prob, threshold)}, "
+        f"upper {probability_text(idp.upper_prob, 1 - threshold)}"
+        f"; {IDP_NO_ROPE}"
     )
     if verdict in ("right", "left"):
         better = first if verdict == "right" else second
@@ -158,7 +161,7 @@ def _ttest_summary(pair: PairResult, settings) -> list[str]:
     ]
 
 
-def _pair_lines(pair: PairResult, settings) -> list[str]:
+def pair_lines(pair: PairResult, settings) -> list[str]:
     """Every test's decision on a pair in words, one line per test."""
     a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
     lines = []
@@ -184,33 +187,15 @@ def _pair_lines(pair: PairResult, settings) -> list[str]:
             verdict = "no decision"
         lines.append(
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
-            f"{_prob(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
-            f"{_prob(pb.prob_majority_negative, 1 - pb.alpha)}; "
+            f"{probability_text(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
+            f"{probability_text(pb.prob_majority_negative, 1 - pb.alpha)}; "
             f"threshold {1 - pb.alpha:g})"
         )
-        sign_mean = float(np.median(pair.means))
-        lines.append(
-            _freq_sentence(
-                a,
-                b,
-                "Wilcoxon signed-rank test",
-                pair.wilcoxon,
-                sign_mean,
-                pair.holm.get("wilcoxon"),
-                settings.alpha,
+        for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
+            res = getattr(pair, test)
+            lines.append(
+                _freq_sentence(a, b, name, res, res.side, pair.holm.get(test), settings.alpha)
             )
-        )
-        lines.append(
-            _freq_sentence(
-                a,
-                b,
-                "Sign test",
-                pair.sign,
-                pair.sign.n_positive - pair.sign.n_negative,
-                pair.holm.get("sign"),
-                settings.alpha,
-            )
-        )
     else:
         res, post = pair.ttests[0]
         lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post, rope, thr))
