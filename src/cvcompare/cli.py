@@ -472,8 +472,8 @@ def _json_value(v: object) -> object:
 
 
 def _csv_value(v: object) -> object:
-    """A CSV cell: counts stay integers (a table of mixed columns would make them floats),
-    floats keep every digit (``repr``), an absent value is an empty cell."""
+    """A CSV cell: NumPy numbers as Python ones, which the csv module writes in full, counts
+    as integers (a table of mixed columns, as pandas builds it, would make them floats)."""
     if isinstance(v, np.integer):
         return int(v)
     if isinstance(v, np.floating):
