@@ -82,11 +82,19 @@ def _summary_table(results: ComparisonResults):
                 short_decision(p.first, p.second, p.bayes_sign, thr),
                 idp,
                 pb,
-                f"{p.wilcoxon.pvalue:.3g} ({p.holm['wilcoxon']:.3g})",
-                f"{p.sign.pvalue:.3g} ({p.holm['sign']:.3g})",
+                _two_sided_cell(p, "wilcoxon", results.settings.alpha),
+                _two_sided_cell(p, "sign", results.settings.alpha),
             ]
         )
     return header, rows
+
+
+def _two_sided_cell(pair: PairResult, test: str, alpha: float) -> str:
+    """A two-sided test's cell: its p-value and, in brackets, the Holm-adjusted one, after the
+    learner its statistic favours where the adjusted p-value is below ``alpha``."""
+    res, holm = getattr(pair, test), pair.holm[test]
+    better = f"{pair.first if res.side > 0 else pair.second} better, " if holm < alpha else ""
+    return f"{better}{res.pvalue:.3g} ({holm:.3g})"
 
 
 def _rho_origin(settings, n_folds: int) -> str:
@@ -215,8 +223,10 @@ def _decisions(
             "p",
             "Bayesian cells: the decision and its probability, or, when undecided, "
             "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-            f"right). {IDP_NO_ROPE[:1].upper()}{IDP_NO_ROPE[1:]}. Holm adjustment is "
-            "over the pairs, per test.",
+            f"right). {IDP_NO_ROPE[:1].upper()}{IDP_NO_ROPE[1:]}. Wilcoxon and sign cells: "
+            "the p-value and, in brackets, the p-value Holm-adjusted over the pairs, per "
+            f"test; where that is below {results.settings.alpha:g}, first the learner the "
+            "test favours (the larger rank sum, the more wins).",
         ),
     ]
     if len(results.learners) >= 3:
