@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 from shared_data import REAL, needs_real
 
-from cvcompare.cli import main
+from cvcompare.cli import TESTS, main
 from cvcompare.report.analysis import difference_scale
 
 
@@ -583,3 +583,80 @@ def test_the_tests_take_percentages_and_fractions_as_fractions(capsys, small_csv
     assert probs["percent"] == pytest.approx(probs["fraction"], abs=1e-12)
     assert probs["raw"] == pytest.approx(probs["fraction"], abs=1e-12)
     assert difference_scale("percent") == "fraction"
+
+
+def _mirror(row: dict) -> dict:
+    """A row of ``compare`` as the comparison with the two learners' scores exchanged gives
+    it: sides, learners and regions swapped, differences negated."""
+    swap = {"p_left": "p_right", "n_left": "n_right", "prob_a_better": "prob_b_better",
+            "n_significant_a": "n_significant_b"}  # fmt: skip
+    swap |= {v: k for k, v in swap.items()}
+    words = {"left": "right", "right": "left", "a": "b", "b": "a"}
+    if row["test"] == "idp-signed-rank":  # P(a better): lower and upper bounds swap
+        swap = {"lower_prob_a_better": "upper_prob_a_better"}
+        swap |= {v: k for k, v in swap.items()}
+    out = {swap.get(k, k): v for k, v in row.items()}
+    for key in ("decision", "favours"):
+        if key in out:
+            out[key] = words.get(out[key], out[key])
+    if row["test"] == "correlated-t" and "mean" in row:
+        out["mean"], out["statistic"] = -row["mean"], -row["statistic"]
+    if row["test"] == "sign":
+        out["statistic"] = row["n_datasets"] - row["statistic"]
+    if row["test"] == "idp-signed-rank":
+        for key in ("prob_a_better", "lower_prob_a_better", "upper_prob_a_better"):
+            out[key] = 1 - out[key]
+    return out
+
+
+def test_compare_mirrors_when_the_learners_scores_are_exchanged(tmp_path, capsys):
+    # a beats b on most data sets by various margins; the same table with the two learners'
+    # scores exchanged and the asymmetric rope mirrored must give every output mirrored
+    gen = np.random.default_rng(4)
+    shift = gen.normal(0.02, 0.015, 12)
+    rows = [
+        (lrn, f"d{d}", f, 0.7 + (shift[d] if lrn == "a" else 0.0) + gen.normal(0, 0.02))
+        for d in range(12)
+        for f in range(10)
+        for lrn in "ab"
+    ]
+    table = _write(tmp_path, rows, "t.csv")
+    swapped = _write(tmp_path, [({"a": "b", "b": "a"}[r[0]], *r[1:]) for r in rows], "s.csv")
+    common = ["--a", "a", "--b", "b", "--format", "json", "--n-samples", "2000", "--rho", "0.1"]
+    _, out, _ = _run(capsys, "compare", str(table), "--rope=-0.01,0.02", *common)
+    _, out_swapped, _ = _run(capsys, "compare", str(swapped), "--rope=-0.02,0.01", *common)
+    rows_t, rows_s = json.loads(out), json.loads(out_swapped)
+    assert {r["test"] for r in rows_t} == set(TESTS)
+    assert len(rows_t) == len(rows_s)
+    for row, other in zip(rows_t, rows_s, strict=True):
+        assert _mirror(row) == pytest.approx(other, abs=1e-12), row["test"]
+    decided = {r["test"]: r["decision"] for r in rows_t if r["test"] != "correlated-t"}
+    # the first learner wins where the tests decide: the mirror swaps decisions, not just ties
+    assert [decided[t] for t in ("poisson", "signed-rank", "sign", "idp-signed-rank")] == ["a"] * 4
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("order", [("a", "b", "c"), ("c", "b", "a")])
+def test_rank_names_the_better_learner_of_each_different_pair(tmp_path, capsys, lower, order):
+    # c > a > b on every data set: c and b differ significantly, c better, whatever the
+    # order of the learners and whether the scores are accuracies or losses
+    gen = np.random.default_rng(6)
+    rows = [
+        (lrn, f"d{d}", f, base + shift + gen.normal(0, 0.001))
+        for d, base in enumerate(gen.uniform(0.6, 0.8, 6))
+        for f in range(5)
+        for lrn, shift in (("a", 0.0), ("b", -0.03), ("c", 0.03))
+    ]
+    if lower:
+        rows = [(*r[:3], 1.0 - r[3]) for r in rows]
+    path = _write(tmp_path, rows)
+    flags = ["--lower-is-better"] if lower else []
+    code, out, _ = _run(capsys, "rank", str(path), "--format", "json", "--learners", *order, *flags)
+    assert code == 0
+    result = json.loads(out)
+    ranks = {r["learner"]: r["avg_rank"] for r in result if "learner" in r}
+    assert [r["learner"] for r in result if "learner" in r] == list(order)
+    assert ranks == {"c": 1.0, "a": 2.0, "b": 3.0}
+    different = {r["significantly_different"]: r["better"] for r in result if "better" in r}
+    first, second = sorted(("b", "c"), key=order.index)
+    assert different == {f"{first} vs {second}": "c"}
