@@ -19,6 +19,7 @@ from cvcompare.cli import main
 from cvcompare.io import fold_differences, mean_differences, read_csv_scores
 from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
 from cvcompare.report.analysis import correlated_t_tallies, seed_key
+from cvcompare.report.sentences import pair_lines
 from cvcompare.stats import (
     bayesian_sign_test,
     bayesian_signed_rank,
@@ -770,3 +771,37 @@ def test_summary_table_names_the_learner_a_significant_two_sided_test_favours():
             assert cell == (f"{winner} better, {expected}" if holm < 0.05 else expected)
     rf_knn = rows[("rf", "knn")]
     assert rf_knn[8].startswith("rf better, ") and rf_knn[9].startswith("rf better, ")
+
+
+def test_exchanging_two_learners_scores_mirrors_their_pair():
+    # rf's and knn's scores exchanged, the asymmetric rope mirrored: the pair (rf, knn) gets
+    # every probability mirrored, every decision for the other learner, and the ranks swap
+    table = _table(seed=8, q=10, learners=(("rf", 0.02), ("svm", 0.0), ("knn", 0.0)))
+    swapped = table.assign(learner=table["learner"].replace({"rf": "knn", "knn": "rf"}))
+    options = {"learners": ["rf", "svm", "knn"], "hierarchical": False, "n_samples": N}
+    a = compare_learners(table, rope=(-0.01, 0.02), **options)
+    b = compare_learners(swapped, rope=(-0.02, 0.01), **options)
+    pa, pb = a.pairs[1], b.pairs[1]
+    assert (pa.first, pa.second) == (pb.first, pb.second) == ("rf", "knn")
+    np.testing.assert_array_equal(pa.x, -pb.x)
+    for test in ("bayes_signed_rank", "bayes_sign"):
+        assert getattr(pb, test).probs() == pytest.approx(getattr(pa, test).probs()[::-1])
+    assert pb.bayes_sign.counts == pa.bayes_sign.counts[::-1]
+    assert (pb.idp.lower_prob, pb.idp.upper_prob) == pytest.approx(
+        (1 - pa.idp.upper_prob, 1 - pa.idp.lower_prob)
+    )
+    assert (pb.poisson.prob_majority, pb.poisson.prob_majority_negative) == pytest.approx(
+        (pa.poisson.prob_majority_negative, pa.poisson.prob_majority)
+    )
+    for test in ("wilcoxon", "sign"):
+        assert getattr(pb, test).pvalue == getattr(pa, test).pvalue
+        assert getattr(pb, test).side == -getattr(pa, test).side == -1
+    np.testing.assert_array_equal(a.nemenyi.avg_ranks, b.nemenyi.avg_ranks[::-1])
+    # every test's decision in words names the other learner
+    winners_a, winners_b = (
+        re.findall(r"(?<!P\()\b(rf|knn) (?:is (?:practically )?)?better\b", line)
+        for pair, settings in ((pa, a.settings), (pb, b.settings))
+        for line in ["\n".join(x for x in pair_lines(pair, settings) if "per data set" not in x)]
+    )
+    assert set(winners_a) == {"rf"} and set(winners_b) == {"knn"}
+    assert len(winners_a) == len(winners_b) >= 4
