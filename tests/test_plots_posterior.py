@@ -7,6 +7,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 
 from cvcompare.plots._text import text_width, wrap_text
@@ -290,6 +291,32 @@ def test_long_names_and_titles_fit_in_the_figure_without_overlapping(kind):
         sides = [t for t in ax.texts if t.get_gid() == "side-label"]
         said = [f"< {LONG[1]} better", f"{LONG[0]} better >"]
         assert ["".join(t.get_text().split()) for t in sides] == ["".join(t.split()) for t in said]
+
+
+def test_shrinkage_plot_makes_room_for_long_data_set_names():
+    # names of about 90 characters: a new figure widens so that the plot keeps its width and
+    # the title and x-label stay whole lines within the figure (they were broken into a
+    # column of syllables, the axes collapsed); on axes of the caller's, whatever room the
+    # names leave, a line holds whole words
+    names = [
+        f"a-long-data-set-name-from-a-benchmark-suite-number-{i}-with-words-appended"
+        for i in range(4)
+    ]
+    title = "Hierarchical estimates per data set: learner-one vs learner-two"
+    args = ([0.0, 0.01, 0.02, 0.03], [0.0, 0.005, 0.01, 0.015], np.full((4, 2), [-0.01, 0.02]))
+    options = {"rope": (-0.01, 0.01), "names": ("learner-one", "learner-two"), "title": title}
+    ax = plot_shrinkage(*args, names, **options)
+    assert ax.figure.get_figwidth() > 6.5
+    boxes = _extents(ax)
+    figure = ax.figure.bbox
+    for text, box in boxes.items():
+        assert figure.x0 <= box.x0 and box.x1 <= figure.x1, text.get_text()
+    assert ax.get_title().count("\n") <= 1 and "\n" not in ax.get_xlabel()
+    assert ax.get_window_extent().width > 4 * 72  # inches at 72 dpi: the plot keeps its room
+    small = Figure(figsize=(6.5, 3)).add_subplot()
+    plot_shrinkage(*args, names, ax=small, **options)
+    words = set(title.split())
+    assert all(line in words or " " in line for line in small.get_title().split("\n"))
 
 
 def test_density_legend_stands_below_side_labels_of_several_lines():

@@ -57,14 +57,15 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 def _width(ax: Axes) -> float:
     """Width in points that ``ax`` has for its texts: the width of its columns of the grid
     of the figure, less its y-axis tick labels (such as the data sets' names) and 55 points
-    for the y-axis label and the margins."""
+    for the y-axis label and the margins, but at least a quarter of that width."""
     figure = ax.figure.get_figwidth() * 72.0
     spec = ax.get_subplotspec()
     if spec is None:  # axes placed by hand: their own width
         return ax.get_position().width * figure
     cell = figure * len(spec.colspan) / spec.get_gridspec().ncols
     ticks = [text_width(t.get_text(), t.get_fontsize()) for t in ax.get_yticklabels()]
-    return cell - max(ticks, default=0.0) - 55.0
+    # texts may reach beyond the axes rather than break into a column of syllables
+    return max(cell - max(ticks, default=0.0) - 55.0, 0.25 * cell)
 
 
 def _set_title(ax: Axes, title: str | None) -> None:
@@ -390,7 +391,9 @@ def plot_shrinkage(
         )
     low, high = check_rope(rope)
     y = np.arange(q)[::-1].astype(float)
-    ax = _axes(ax, (6.5, 1.8 + 0.22 * q))
+    # a new figure leaves the plot 4.5 inches beside the data sets' names, however long
+    names_inches = max(text_width(str(d), "small") for d in datasets) / 72.0
+    ax = _axes(ax, (max(6.5, 4.5 + names_inches + 0.6), 1.8 + 0.22 * q))
     ax.axvspan(low, high, color="tab:orange", alpha=0.25, linewidth=0, gid="rope", label="rope")
     ax.axvline(0.0, color="0.3", linewidth=0.8)
     ax.hlines(
