@@ -172,7 +172,7 @@ def test_axis_labels_name_the_subtraction_of_the_raw_scores():
         for ax in axes:
             assert f"({said})" in " ".join(ax.get_xlabel().split())  # on one line or two
             # and the label fits in the figure
-            canvas = FigureCanvasAgg(ax.figure)
+            canvas = FigureCanvasAgg(ax.figure.figure)  # the root figure, also of a subfigure
             canvas.draw()
             box = ax.xaxis.label.get_window_extent(canvas.get_renderer())
             assert ax.figure.bbox.contains(box.x0, box.y0) and ax.figure.bbox.contains(
@@ -237,7 +237,7 @@ LONG = ("RandomForest(n_estimators=500)", "gradient-boosting-tuned")
 
 def _extents(ax):
     """Renderer extents of every text of the figure of ``ax`` (titles, labels, legend)."""
-    canvas = FigureCanvasAgg(ax.figure)
+    canvas = FigureCanvasAgg(ax.figure.figure)  # the root figure, also of a subfigure
     canvas.draw()
     renderer = canvas.get_renderer()
     texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
@@ -350,3 +350,76 @@ def test_wrap_text_breaks_at_spaces_then_punctuation_within_the_width():
         "RandomForest(n_estimators=500)\nbetter >"
     )
     assert wrap_text("a b\nc d", 1000.0) == "a b\nc d"
+    # narrower than a glyph: one character a line, no empty lines
+    assert wrap_text("abc", 1.0) == "a\nb\nc" and wrap_text("a b", 3.0) == "a\nb"
+    # spaces take room as they are laid out
+    assert text_width(" a ") > text_width("a")
+
+
+def _draw_all(ax, kind):
+    """One plot of each kind on ``ax``, with long names and title."""
+    title = f"Bayesian signed-rank test: {LONG[0]} vs {LONG[1]}"
+    grid = np.linspace(-0.05, 0.05, 101)
+    theta = np.linspace(0.55, 0.99, 300)
+    draws = bayesian_signed_rank(np.linspace(0.01, 0.03, 20), rng=1, n_samples=500).draws
+    return {
+        "simplex": lambda: plot_simplex(draws, names=LONG, probs=(0.0, 0.2, 0.8), ax=ax),
+        "density": lambda: plot_posterior_density(
+            grid,
+            np.exp(-0.5 * (grid / 0.01) ** 2),
+            rope=(-0.01, 0.02),
+            names=LONG,
+            ax=ax,
+            title=title,
+        ),  # fmt: skip
+        "idp": lambda: plot_idp(theta, theta, names=LONG, ax=ax, title=title),
+        "heatmap": lambda: plot_pairwise_heatmap(np.eye(2), list(LONG), ax=ax, title=title),
+    }[kind]()
+
+
+@pytest.mark.parametrize("kind", ["simplex", "density", "idp", "heatmap"])
+def test_plots_fit_their_share_of_a_subfigure_or_of_unequal_columns(kind):
+    # in a subfigure (whose own figure has no size of its own) and in the narrow one of two
+    # columns of widths 1 : 3, the texts stay within the axes' share of the figure; the
+    # heat map, whose long names need more room than such a share, is only drawn there
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    if kind == "heatmap":
+        _draw_all(fig.subfigures(1, 2)[0].add_subplot(), kind)
+        with pytest.warns(UserWarning, match="constrained_layout not applied"):
+            FigureCanvasAgg(fig).draw()
+        return
+    left, _ = fig.subfigures(1, 2)
+    ax = _draw_all(left.add_subplot(), kind)
+    for text, box in _extents(ax).items():
+        assert box.x1 <= fig.bbox.x1 / 2 + 1 and box.x0 >= 0, text.get_text()
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    narrow, wide = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 3]})
+    ax = _draw_all(narrow, kind)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    for text, box in _extents(ax).items():
+        assert box.x0 >= 0 and box.x1 <= wide.get_window_extent().x0, text.get_text()
+
+
+def test_simplex_corner_labels_stay_apart_on_wide_short_axes():
+    # the triangle's scale is set by the height here: its corner labels must not meet
+    draws = bayesian_signed_rank(np.linspace(0.01, 0.03, 20), rng=1, n_samples=500).draws
+    for size in ((10, 3), (12, 2.5)):
+        ax = Figure(figsize=size, layout="constrained").add_subplot()
+        plot_simplex(draws, names=LONG, probs=(0.0, 0.2, 0.8), ax=ax)
+        boxes = list(_extents(ax).values())
+        for i, first in enumerate(boxes):
+            for second in boxes[i + 1 :]:
+                assert not first.overlaps(second)
+
+
+def test_density_curve_is_lowest_on_the_shortest_axes():
+    # where the axes leave no room above the curve, the curve takes the lowest share of it
+    grid = np.linspace(-0.05, 0.05, 101)
+    dens = np.exp(-0.5 * (grid / 0.01) ** 2)
+    shares = []
+    for height in (0.6, 1.0, 3.0):
+        ax = Figure(figsize=(5, height)).add_subplot()
+        plot_posterior_density(grid, dens, rope=(-0.01, 0.01), names=("a", "b"), ax=ax, title="t")
+        shares.append(dens.max() / ax.get_ylim()[1])
+    assert shares[0] == pytest.approx(0.3) and shares[0] <= shares[1] <= shares[2]

@@ -1,7 +1,7 @@
 """Widths of texts and their wrapping to a width, measured without drawing a figure.
 
 Plots lay out learners' names, which may be long (``RandomForest(n_estimators=500)``): they
-measure them with the font's glyph outlines (:class:`~matplotlib.textpath.TextPath`, any
+measure them with the font's metrics (:class:`~matplotlib.textpath.TextToPath`, any
 backend) and break them into lines that fit.
 """
 
@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 
 from matplotlib.font_manager import FontProperties
-from matplotlib.textpath import TextPath
+from matplotlib.textpath import TextToPath
 
 __all__ = ["text_width", "wrap_text"]
+
+#: Measures texts with the fonts' metrics, in points, without a figure.
+_PATHS = TextToPath()
 
 #: The places a line may break, from the best: after spaces, after the punctuation of
 #: learners' names, between any two characters.
@@ -39,11 +42,11 @@ def text_width(text: str, size: object = "medium") -> float:
     True
     """
     prop = FontProperties(size=size)
-    widths = [
-        TextPath((0, 0), line, prop=prop).get_extents().width if line.strip() else 0.0
+    # advance widths, as text is laid out: spaces count, glyphs' side bearings too
+    return max(
+        _PATHS.get_text_width_height_descent(line, prop, ismath=False)[0]
         for line in text.split("\n")
-    ]
-    return max(widths)
+    )
 
 
 def wrap_text(text: str, width: float, size: object = "medium") -> str:
@@ -85,11 +88,12 @@ def _wrap(text: str, width: float, size: object, level: int) -> list[str]:
         if text_width((line + piece).rstrip(), size) <= width:
             line += piece
             continue
-        if line:
+        if line.strip():
             lines.append(line.rstrip())
-        line = piece
-        if level + 1 < len(_BREAKS) and text_width(piece.rstrip(), size) > width:
-            *full, line = _wrap(piece, width, size, level + 1)
+        line = piece.lstrip()  # a new line does not start with the spaces of its break
+        if level + 1 < len(_BREAKS) and text_width(line.rstrip(), size) > width:
+            *full, line = _wrap(line, width, size, level + 1)
             lines += full
-    lines.append(line)
+    if line.strip() or not lines:
+        lines.append(line)
     return lines

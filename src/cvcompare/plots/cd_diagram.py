@@ -40,6 +40,8 @@ _NAME_MARGIN = 0.3
 #: Length of the rank axis of a new figure, in inches: per unit of rank, and at least.
 _INCHES_PER_RANK = 0.4
 _MIN_AXIS_INCHES = 4.0
+#: Width added to a new figure beyond its axes and names, in inches.
+_PADDING_INCHES = 0.2
 
 
 def plot_cd_diagram(
@@ -165,5 +167,6 @@ def _figure_width(labels: list[str], n_right: int) -> float:
     names = [
         max(text_width(t, size) for t in side) for side in (labels[:n_right], labels[n_right:])
     ]
-    # the axes hold the rank axis and the margins beyond it, the names stand outside them
-    return axis * (k - 1 + 2 * _NAME_MARGIN) / (k - 1) + sum(names) / 72.0 + 0.2
+    # the axes hold the rank axis and the margins beyond it, the names stand outside them,
+    # with the figure's padding (constrained layout: about 0.04 inch a side) and room to spare
+    return axis * (k - 1 + 2 * _NAME_MARGIN) / (k - 1) + sum(names) / 72.0 + _PADDING_INCHES

@@ -54,24 +54,47 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     return Figure(figsize=size, layout="constrained").add_subplot() if ax is None else ax
 
 
-def _width(ax: Axes) -> float:
-    """Width in points that ``ax`` has for its texts: the width of its columns of the grid
-    of the figure, less its y-axis tick labels (such as the data sets' names) and 55 points
-    for the y-axis label and the margins, but at least a quarter of that width."""
-    figure = ax.figure.get_figwidth() * 72.0
+#: Width of a colour bar beside its axes with its ticks and label, in points.
+_COLORBAR_POINTS = 70.0
+#: Height of a line of text, in multiples of its font size.
+_LINE_SPACING = 1.2
+
+
+def _cell(ax: Axes) -> tuple[float, float]:
+    """Width and height in points of the room ``ax`` has: its share of the grid of its
+    figure or subfigure (width and height ratios counted), or its own box where it was
+    placed by hand."""
     spec = ax.get_subplotspec()
-    if spec is None:  # axes placed by hand: their own width
-        return ax.get_position().width * figure
-    cell = figure * len(spec.colspan) / spec.get_gridspec().ncols
+    to_points = 72.0 / ax.figure.dpi
+    if spec is None:
+        return ax.bbox.width * to_points, ax.bbox.height * to_points
+    grid = spec.get_gridspec()
+    nrows, ncols = grid.get_geometry()
+    widths = grid.get_width_ratios() or [1] * ncols
+    heights = grid.get_height_ratios() or [1] * nrows
+    box = ax.figure.bbox
+    return (
+        box.width * to_points * sum(widths[c] for c in spec.colspan) / sum(widths),
+        box.height * to_points * sum(heights[r] for r in spec.rowspan) / sum(heights),
+    )
+
+
+def _width(ax: Axes, beside: float = 0.0) -> float:
+    """Width in points that ``ax`` has for its texts: the width of its cell (:func:`_cell`)
+    less its y-axis tick labels (such as the data sets' names), 55 points for the y-axis
+    label and the margins and ``beside`` points for what stands beside the axes in the cell
+    (a colour bar), but at least a quarter of the cell."""
+    cell = _cell(ax)[0]
     ticks = [text_width(t.get_text(), t.get_fontsize()) for t in ax.get_yticklabels()]
     # texts may reach beyond the axes rather than break into a column of syllables
-    return max(cell - max(ticks, default=0.0) - 55.0, 0.25 * cell)
+    return max(cell - max(ticks, default=0.0) - 55.0 - beside, 0.25 * cell)
 
 
-def _set_title(ax: Axes, title: str | None) -> None:
-    """Set ``title`` broken into lines as wide as the axes at most (if it is given)."""
+def _set_title(ax: Axes, title: str | None, beside: float = 0.0) -> None:
+    """Set ``title`` broken into lines as wide as the axes at most (if it is given);
+    ``beside`` as for :func:`_width`."""
     if title:
-        ax.set_title(wrap_text(title, _width(ax), mpl.rcParams["axes.titlesize"]))
+        ax.set_title(wrap_text(title, _width(ax, beside), mpl.rcParams["axes.titlesize"]))
 
 
 def _set_xlabel(ax: Axes, label: str) -> None:
@@ -79,31 +102,31 @@ def _set_xlabel(ax: Axes, label: str) -> None:
     ax.set_xlabel(wrap_text(label, _width(ax), mpl.rcParams["axes.labelsize"]))
 
 
-def _side_labels(ax: Axes, first: str, second: str) -> int:
+def _side_labels(ax: Axes, first: str, second: str) -> float:
     """Write where each learner is better at the top corners of ``ax``, each on at most
-    45% of its width; return the number of lines of the taller one."""
+    45% of its width; return the height in points of the taller one."""
     lines = 0
     for x, ha, text in ((0.01, "left", f"< {second} better"), (0.99, "right", f"{first} better >")):
         text = wrap_text(text, 0.45 * _width(ax), mpl.rcParams["font.size"])
         ax.text(x, 0.97, text, transform=ax.transAxes, ha=ha, va="top", gid="side-label")
         lines = max(lines, text.count("\n") + 1)
-    return lines
+    return lines * _LINE_SPACING * mpl.rcParams["font.size"]
 
 
 def _curve_height(ax: Axes, space: float) -> float:
     """Share of the height of ``ax`` up to the top of a curve that leaves ``space`` points
-    above it (for the side labels and a legend): at most :data:`_CURVE_HEIGHT`.
+    above it (for the side labels and a legend), between 0.3 and :data:`_CURVE_HEIGHT`.
 
-    The height of ``ax`` is that of its rows of the grid of the figure less the lines of
-    its title and x-axis label (set before) and 40 points for the tick labels and margins.
+    The height of ``ax`` is that of its cell (:func:`_cell`) less the lines of its title and
+    x-axis label (set before) and 40 points for the tick labels and margins.
     """
-    figure = ax.figure.get_figheight() * 72.0
-    spec = ax.get_subplotspec()
-    cell = figure * len(spec.rowspan) / spec.get_gridspec().nrows if spec else figure
-    height = min(cell, ax.get_position().height * figure / 0.77) - 40.0  # 0.77: subplot pars
+    height = _cell(ax)[1] - 40.0
     for text in (ax.title, ax.xaxis.label):
         if text.get_text():
-            height -= 1.2 * text.get_fontsize() * (text.get_text().count("\n") + 1)
+            lines = text.get_text().count("\n") + 1
+            height -= _LINE_SPACING * text.get_fontsize() * lines
+    if height <= space:  # no room above the curve: the lowest curve
+        return 0.3
     return float(np.clip(1.0 - space / height, 0.3, _CURVE_HEIGHT))
 
 
@@ -238,8 +261,10 @@ def plot_simplex(
         rasterized=True,
         zorder=3,
     )
-    # a corner's label on at most half a side (of the width of the axes, 1.6 sides)
-    width = 0.5 * _width(ax) / 1.6
+    # a corner's label on at most half a side: the axes show 1.6 sides across and 1.33
+    # up (the limits below), at one scale (equal aspect), set by the tighter of the two
+    cell_width, cell_height = _cell(ax)
+    width = 0.5 * min(cell_width / 1.6, cell_height / 1.33)
     labels = tuple(
         wrap_text(text, width, mpl.rcParams["font.size"])
         for text in (f"{second} better", "equivalent (rope)", f"{first} better")
@@ -327,7 +352,7 @@ def plot_posterior_density(
     ax.set_ylabel("density")
     _set_title(ax, title)
     # the legend under the side labels, whatever their number of lines
-    below = _side_labels(ax, first, second) * 1.2 * mpl.rcParams["font.size"] + 4.0
+    below = _side_labels(ax, first, second) + 4.0
     ax.legend(
         loc="upper right",
         bbox_to_anchor=(1.0, 0.97),
@@ -497,8 +522,7 @@ def plot_idp(
     ax.set_ylabel("density")
     _set_title(ax, title)
     # the histograms in the lower part of the axes, the side labels above them
-    lines = _side_labels(ax, first, second)
-    space = lines * 1.2 * mpl.rcParams["font.size"] + 12.0
+    space = _side_labels(ax, first, second) + 12.0
     ax.set_ylim(0, top / _curve_height(ax, space) if top > 0 else None)
     # the legend on the side of 1/2 away from most of the draws, clear of the histograms
     side = "center right" if np.median(np.r_[lo, up]) < 0.5 else "center left"
@@ -571,5 +595,5 @@ def plot_pairwise_heatmap(
     ax.set_xlabel("second learner")
     ax.set_ylabel("first learner")
     ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
-    _set_title(ax, title)
+    _set_title(ax, title, beside=_COLORBAR_POINTS)
     return ax
