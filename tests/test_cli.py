@@ -291,6 +291,17 @@ def test_all_pairs_holm_adjusts_the_two_sided_tests(capsys, tmp_path):
         assert [row["decision"] for row in found] == [
             row["favours"] if h < 0.05 else "none" for row, h in zip(found, holm, strict=True)
         ]
+        # the side each test favours, from the data: the larger rank sum (scipy's one-sided
+        # statistic is R+; no zero differences here) or the more wins
+        scores = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+        means = scores.groupby(["learner", "dataset"])["score"].mean().unstack("dataset")
+        for row in found:
+            z = (means.loc[row["a"]] - means.loc[row["b"]]).to_numpy()
+            r_plus = stats.wilcoxon(z, alternative="greater").statistic
+            lead = (
+                r_plus - z.size * (z.size + 1) / 4 if test == "signed-rank" else np.sum(np.sign(z))
+            )
+            assert row["favours"] == ("a" if lead > 0 else "b")
         # a single pair keeps its raw p-value and decision
         _, single, _ = _run(capsys, *argv, "--a", found[0]["a"], "--b", found[0]["b"])
         (one,) = json.loads(single)

@@ -117,6 +117,7 @@ def test_wilcoxon_favours_the_larger_rank_sum_where_the_median_points_the_other_
     z = np.r_[np.linspace(0.001, 0.002, 16), -np.linspace(0.05, 0.08, 14)]
     res = wilcoxon_test(z)
     assert np.median(z) > 0 and (res.r_plus, res.r_minus) == (136, 329) and res.pvalue < 0.05
+    assert res.side == -1
     assert wilcoxon_test(z, alternative="less").pvalue < 0.025
 
 

@@ -471,25 +471,17 @@ def _json_value(v: object) -> object:
     return v
 
 
-def _csv_value(v: object) -> object:
-    """A CSV cell: NumPy numbers as Python ones, which the csv module writes in full, counts
-    as integers (a table of mixed columns, as pandas builds it, would make them floats)."""
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    return v
-
-
 def _write(rows: list[Row], fmt: str) -> None:
     if fmt == "json":
         print(json.dumps([{k: _json_value(v) for k, v in r.items()} for r in rows], indent=2))
     elif fmt == "csv":
-        # the columns of every row, in the order they first appear; missing cells empty
+        # the columns of every row, in the order they first appear; missing cells empty;
+        # each cell as written alone (a table of mixed columns, as pandas builds it, would
+        # write counts as floats)
         columns = list(dict.fromkeys(k for r in rows for k in r))
         writer = csv.DictWriter(sys.stdout, columns, lineterminator="\n")
         writer.writeheader()
-        writer.writerows({k: _csv_value(v) for k, v in r.items()} for r in rows)
+        writer.writerows(rows)
     else:
         for r in rows:
             print(

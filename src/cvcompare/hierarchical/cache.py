@@ -22,7 +22,17 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["BUILD_DURATION", "STANC_OPTIMISATION", "cache_directory", "file_lock", "program_code"]
+__all__ = [
+    "BUILD_DURATION",
+    "STANC_OPTIMISATION",
+    "announce_build",
+    "cache_directory",
+    "digest",
+    "file_lock",
+    "json_data",
+    "program_code",
+    "waiting_message",
+]
 
 #: Logger of the one-time builds; its warnings reach the console (or the workflow's log).
 _log = logging.getLogger("cvcompare.hierarchical")

@@ -41,7 +41,14 @@ from .cache import (
     waiting_message,
 )
 
-__all__ = ["build_executable", "native_available"]
+__all__ = [
+    "build_executable",
+    "driver_environment",
+    "driver_files",
+    "native_available",
+    "run_checked",
+    "usable_cpus",
+]
 
 _NATIVE_MACROS = (
     "-DSTAN_THREADS",

@@ -13,7 +13,14 @@ import numpy as np
 
 from .analysis import PairResult, correlated_t_tallies
 
-__all__ = ["bayes_sentence"]
+__all__ = [
+    "IDP_NO_ROPE",
+    "bayes_sentence",
+    "pair_lines",
+    "probability_text",
+    "rope_half_width",
+    "short_decision",
+]
 
 
 def rope_half_width(rope: tuple[float, float]) -> float | None:

@@ -47,6 +47,7 @@ __all__ = [
     "NormalGammaPrior",
     "bayesian_correlated_ttest",
     "correlated_ttest",
+    "prob_positive_matching",
 ]
 
 Alternative = Literal["two-sided", "greater", "less"]
@@ -337,7 +338,21 @@ def _normal_gamma_posterior(
 
 
 def prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray:
-    """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9)."""
+    """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9).
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (q, n)
+        Fold differences of ``q`` data sets, as fractions, already checked.
+    rho : float or numpy.ndarray of shape (q,)
+        The correlation, one for all data sets or one per data set.
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+        The posterior probability that each data set's mean difference is positive, which
+        is ``1 - p`` of the one-sided correlated t-test (Corani & Benavoli 2015, Eq. 9).
+    """
     df, loc, scale = _normal_gamma_posterior(x, rho, MATCHING_PRIOR)
     return _t_tail(0.0, df, loc, scale, upper=True)
 
