@@ -135,3 +135,28 @@ def test_the_rank_axis_keeps_its_length_beside_long_names(ranks, names):
     assert len(numbers) == k
     for i, first in enumerate(numbers):
         assert not any(first.overlaps(second) for second in numbers[i + 1 :])
+
+
+def test_a_very_long_name_breaks_into_lines_and_rows_make_room():
+    # a scikit-learn repr of 120 characters made a new figure 16 inches wide (a page then
+    # shrinks it and the rank axis with it); it now breaks into lines of at most 3 inches
+    long = (
+        "RandomForestClassifier(bootstrap=True, ccp_alpha=0.0, class_weight=None, "
+        "criterion='gini', max_depth=None, n_estimators=500)"
+    )
+    names = [long, "gradient-boosting-tuned", "svm-rbf", "knn", "logistic-regression", "nb"]
+    ax = plot_cd_diagram([2.1, 2.5, 3.0, 3.6, 4.2, 5.6], names, 1.9)
+    assert ax.figure.get_figwidth() < 4.0 * 1.15 + 2 * 3.0 + 0.5  # axis, margins, two names
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    labels = [t for t in ax.texts if any(n in " ".join(t.get_text().split()) for n in names)]
+    assert len(labels) == 6
+    (wrapped,) = [t for t in labels if "\n" in t.get_text()]
+    assert "".join(wrapped.get_text().split()) == "".join(f"{long} (2.10)".split())
+    boxes = [t.get_window_extent(renderer) for t in labels]
+    for i, box in enumerate(boxes):
+        assert box.width / ax.figure.dpi <= 3.0 + 0.2  # the label's padding spaces
+        assert ax.figure.bbox.x0 <= box.x0 and box.x1 <= ax.figure.bbox.x1
+        assert ax.figure.bbox.y0 <= box.y0 and box.y1 <= ax.figure.bbox.y1
+        assert not any(box.overlaps(other) for other in boxes[i + 1 :])

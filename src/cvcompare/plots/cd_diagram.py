@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from cvcompare._validation import check_array, check_int
-from cvcompare.plots._text import text_width
+from cvcompare.plots._text import text_width, wrap_text
 from cvcompare.stats.friedman import critical_difference_cliques
 
 __all__ = ["plot_cd_diagram"]
@@ -40,6 +40,8 @@ _NAME_MARGIN = 0.3
 #: Length of the rank axis of a new figure, in inches: per unit of rank, and at least.
 _INCHES_PER_RANK = 0.4
 _MIN_AXIS_INCHES = 4.0
+#: Widest a learner's label may be, in inches; a longer one breaks into lines.
+_MAX_NAME_INCHES = 3.0
 #: Width added to a new figure beyond its axes and names, in inches.
 _PADDING_INCHES = 0.2
 
@@ -68,7 +70,8 @@ def plot_cd_diagram(
         :func:`~cvcompare.stats.friedman.critical_difference_cliques` of the ranks and ``cd``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; by default a new figure (constrained layout) is created, as wide as
-        the rank axis (0.4 inch per rank, at least 4 inches) and the names beside it.
+        the rank axis (0.4 inch per rank, at least 4 inches) and the names beside it (a name
+        wider than 3 inches breaks into lines).
 
     Returns
     -------
@@ -102,14 +105,25 @@ def plot_cd_diagram(
                 raise ValueError(f"cliques: expected model indices 0 to {k - 1}, got {model}")
     order = np.argsort(ranks, kind="stable")
     n_right = (k + 1) // 2
+    # a name longer than _MAX_NAME_INCHES breaks into lines; the rows make room for them
     labels = [
-        f" {names[model]} ({ranks[model]:.2f}) "
-        if position < n_right
-        else f" ({ranks[model]:.2f}) {names[model]} "
+        "\n".join(
+            f" {line} "
+            for line in wrap_text(
+                f"{names[model]} ({ranks[model]:.2f})"
+                if position < n_right
+                else f"({ranks[model]:.2f}) {names[model]}",
+                _MAX_NAME_INCHES * 72.0,
+                mpl.rcParams["font.size"],
+            ).split("\n")
+        )
         for position, model in enumerate(order)
     ]
+    lines = max(label.count("\n") + 1 for label in labels)
+    stretch = 1.0 + 0.5 * (lines - 1)  # rows half a row further apart per extra line
+    row_step = _ROW_STEP * stretch
     if ax is None:
-        size = (_figure_width(labels, n_right), 1.6 + 0.35 * k)
+        size = (_figure_width(labels, n_right), 1.6 + 0.35 * k * stretch)
         ax = Figure(figsize=size, layout="constrained").add_subplot()
 
     line_kw = {"color": "black", "linewidth": 1.0}
@@ -145,14 +159,14 @@ def plot_cd_diagram(
     for position, model in enumerate(order):
         on_right = position < n_right
         row = position if on_right else k - 1 - position
-        y = top - (row + 1) * _ROW_STEP
+        y = top - (row + 1) * row_step
         x = ranks[model]
         edge = right_edge if on_right else left_edge
         ax.plot([x, x, edge], [0, y, y], **line_kw)
         ax.text(edge, y, labels[position], ha="left" if on_right else "right", va="center")
 
     ax.set_xlim(left_edge, right_edge)
-    ax.set_ylim(top - (max(n_right, k - n_right) + 1) * _ROW_STEP, cd_y + 3 * _TICK)
+    ax.set_ylim(top - (max(n_right, k - n_right) + 1) * row_step, cd_y + 3 * _TICK)
     ax.set_axis_off()
     return ax
 
