@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -87,6 +88,11 @@ def test_wilcoxon_zero_methods_follow_scipy_and_all_zero_gives_pvalue_one():
         res = wilcoxon_test(z, zero_method=zm, alternative="greater")
         assert (res.statistic, res.pvalue, res.n_zero) == (ref.statistic, ref.pvalue, 2)
     assert wilcoxon_test(np.zeros(6)).pvalue == 1.0
+    for zm in ("wilcox", "pratt", "zsplit"):  # the statistic as SciPy gives it there
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ref = stats.wilcoxon(np.zeros(6), zero_method=zm).statistic
+        assert wilcoxon_test(np.zeros(6), zero_method=zm).statistic == ref
 
 
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])

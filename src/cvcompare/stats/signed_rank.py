@@ -45,7 +45,6 @@ Sec. 3.1.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -228,15 +227,13 @@ def wilcoxon_test(
     zero_method = check_choice(zero_method, "zero_method", ("wilcox", "pratt", "zsplit"))
     method = check_choice(method, "method", ("auto", "exact", "approx"))
     n_zero = int(np.sum(z == 0))
-    if n_zero == z.size:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            statistic = float(stats.wilcoxon(z, zero_method=zero_method).statistic)
+    r_plus, r_minus = _rank_sums(z, zero_method)
+    if n_zero == z.size:  # SciPy's p-value is undefined there; its statistic is this one
+        statistic = r_plus if alternative != "two-sided" else min(r_plus, r_minus)
         pvalue = 1.0
     else:
         res = stats.wilcoxon(z, zero_method=zero_method, alternative=alternative, method=method)
         statistic, pvalue = float(res.statistic), float(res.pvalue)
-    r_plus, r_minus = _rank_sums(z, zero_method)
     return SignedRankTestResult(
         statistic=statistic,
         pvalue=pvalue,
