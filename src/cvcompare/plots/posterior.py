@@ -105,9 +105,9 @@ def _set_xlabel(ax: Axes, label: str) -> None:
 def _side_labels(ax: Axes, first: str, second: str) -> float:
     """Write where each learner is better at the top corners of ``ax``, each on at most
     45% of its width; return the height in points of the taller one."""
-    lines = 0
+    lines, width = 0, 0.45 * _width(ax)
     for x, ha, text in ((0.01, "left", f"< {second} better"), (0.99, "right", f"{first} better >")):
-        text = wrap_text(text, 0.45 * _width(ax), mpl.rcParams["font.size"])
+        text = wrap_text(text, width, mpl.rcParams["font.size"])
         ax.text(x, 0.97, text, transform=ax.transAxes, ha=ha, va="top", gid="side-label")
         lines = max(lines, text.count("\n") + 1)
     return lines * _LINE_SPACING * mpl.rcParams["font.size"]
