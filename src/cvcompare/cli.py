@@ -556,17 +556,8 @@ def _add_learners(parser: _Parser, purpose: str) -> None:
     )
 
 
-def _build_parser() -> _Parser:
-    parser = _Parser(
-        prog="cvcompare",
-        description="Statistical comparison of learners cross-validated on several data sets: "
-        "compare two (or all pairs), rank all, or write a report of every test.",
-        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(
-        dest="command", required=True, parser_class=_Parser, metavar="{compare,rank,report}"
-    )
+def _common_options() -> _Parser:
+    """The options every command takes: the file, its scale and orientation, alpha, format."""
     common = _Parser(add_help=False)
     common.add_argument(
         "file",
@@ -607,7 +598,11 @@ def _build_parser() -> _Parser:
     common.add_argument(
         "--format", choices=("text", "json", "csv"), default="text", help="output format"
     )
+    return common
 
+
+def _model_options() -> _Parser:
+    """The options of the commands that run the tests on pairs: rope, rho, seed, draws."""
     model = _Parser(add_help=False)
     model.add_argument(
         "--rope",
@@ -635,10 +630,12 @@ def _build_parser() -> _Parser:
         "--n-samples", type=_positive, default=50_000, help="Monte Carlo draws (50000)"
     )
     model.add_argument("--quiet", action="store_true", help="no progress bar")
+    return model
 
-    cmp_ = sub.add_parser(
-        "compare", parents=[common, model], help="compare two learners (or all pairs)"
-    )
+
+def _add_compare(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
+    """The ``compare`` command."""
+    cmp_ = sub.add_parser("compare", parents=parents, help="compare two learners (or all pairs)")
     cmp_.add_argument("--a", help="first learner (differences are a - b)")
     cmp_.add_argument("--b", help="second learner")
     cmp_.add_argument(
@@ -656,8 +653,11 @@ def _build_parser() -> _Parser:
     )
     cmp_.set_defaults(run=_compare)
 
+
+def _add_rank(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
+    """The ``rank`` command."""
     rank = sub.add_parser(
-        "rank", parents=[common], help="Friedman and Nemenyi tests on all learners (or --learners)"
+        "rank", parents=parents, help="Friedman and Nemenyi tests on all learners (or --learners)"
     )
     _add_learners(rank, "learners to rank, in the order of the output (default: all of FILE)")
     rank.add_argument(
@@ -672,9 +672,12 @@ def _build_parser() -> _Parser:
     )
     rank.set_defaults(run=_rank)
 
+
+def _add_report(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
+    """The ``report`` command."""
     rep = sub.add_parser(
         "report",
-        parents=[common, model],
+        parents=parents,
         help="every test, with plots and decisions in words, as an HTML page and Markdown",
     )
     rep.add_argument(
@@ -697,6 +700,24 @@ def _build_parser() -> _Parser:
         "build of a few minutes)",
     )
     rep.set_defaults(run=_report)
+
+
+def _build_parser() -> _Parser:
+    """The parser of the command line: its three commands and their options."""
+    parser = _Parser(
+        prog="cvcompare",
+        description="Statistical comparison of learners cross-validated on several data sets: "
+        "compare two (or all pairs), rank all, or write a report of every test.",
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="{compare,rank,report}"
+    )
+    common, model = _common_options(), _model_options()
+    _add_compare(sub, [common, model])
+    _add_rank(sub, [common])
+    _add_report(sub, [common, model])
     return parser
 
 
