@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -358,6 +359,39 @@ def test_wrap_text_breaks_at_spaces_then_punctuation_within_the_width():
     assert text_width(" a ") > text_width("a")
 
 
+def test_heatmap_makes_room_for_long_names():
+    # names of 40-60 characters made a new figure's image a 0.6-inch square beside them,
+    # broke its title into a column of words and cut the names at the figure's edges
+    names = [
+        "RandomForestClassifier(n_estimators=500, max_depth=None)",
+        "knn",
+        "GradientBoostingClassifier(learning_rate=0.1)",
+        "svm",
+        "LogisticRegression(C=1.0, penalty='l2')",
+    ]
+    m = np.full((5, 5), 0.5)
+    np.fill_diagonal(m, np.nan)
+    ax = plot_pairwise_heatmap(m, names, title="P(first learner better), hierarchical model")
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    figure = ax.figure.bbox
+    ticks = {axis: ax.get_xticklabels() if axis == "x" else ax.get_yticklabels() for axis in "xy"}
+    for label in [*ticks["x"], *ticks["y"], ax.title]:
+        box = label.get_window_extent(renderer)
+        assert figure.x0 <= box.x0 and box.x1 <= figure.x1, label.get_text()
+        assert figure.y0 <= box.y0 and box.y1 <= figure.y1, label.get_text()
+    rows = [label.get_window_extent(renderer) for label in ticks["y"]]
+    assert not any(a.overlaps(b) for a, b in itertools.pairwise(rows))
+    for axis in "xy":  # every character of every name is shown, in lines
+        shown = ["".join(label.get_text().split()) for label in ticks[axis]]
+        assert shown == ["".join(name.split()) for name in names]
+    assert ax.get_title().count("\n") == 0
+    assert ax.get_window_extent(renderer).width > 5 * 0.5 * 72  # half an inch a learner
+    short = plot_pairwise_heatmap(m, list("abcde"))  # short names: the size as before
+    assert tuple(short.figure.get_size_inches()) == (1.6 + 0.9 * 5, 1.2 + 0.8 * 5)
+
+
 def _draw_all(ax, kind):
     """One plot of each kind on ``ax``, with long names and title."""
     title = f"Bayesian signed-rank test: {LONG[0]} vs {LONG[1]}"
@@ -383,19 +417,26 @@ def _draw_all(ax, kind):
 def test_plots_fit_their_share_of_a_subfigure_or_of_unequal_columns(kind):
     # in a subfigure (whose own figure has no size of its own) and in the narrow one of two
     # columns of widths 1 : 3, the texts stay within the axes' share of the figure; the
-    # heat map, whose long names need more room than such a share, is only drawn there
+    # heat map, whose long names need more room than the narrow column, is only drawn there
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    left, _ = fig.subfigures(1, 2)
+    ax = _draw_all(left.add_subplot(), kind)
+    with warnings.catch_warnings():  # the layout gave up for want of room (the heat map)
+        warnings.simplefilter("error", UserWarning)
+        boxes = _extents(ax)
+    if kind == "heatmap":
+        renderer = ax.figure.figure.canvas.get_renderer()
+        ticks = [*ax.get_xticklabels(), *ax.get_yticklabels()]
+        boxes |= {t: t.get_window_extent(renderer) for t in ticks}
+    for text, box in boxes.items():
+        assert box.x1 <= fig.bbox.x1 / 2 + 1 and box.x0 >= 0, text.get_text()
     fig = Figure(figsize=(10, 4), layout="constrained")
     if kind == "heatmap":
-        _draw_all(fig.subfigures(1, 2)[0].add_subplot(), kind)
+        _draw_all(fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 3]})[0], kind)
         with warnings.catch_warnings():  # the layout may give up for want of room
             warnings.simplefilter("ignore", UserWarning)
             FigureCanvasAgg(fig).draw()
         return
-    left, _ = fig.subfigures(1, 2)
-    ax = _draw_all(left.add_subplot(), kind)
-    for text, box in _extents(ax).items():
-        assert box.x1 <= fig.bbox.x1 / 2 + 1 and box.x0 >= 0, text.get_text()
-    fig = Figure(figsize=(10, 4), layout="constrained")
     narrow, wide = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 3]})
     ax = _draw_all(narrow, kind)
     canvas = FigureCanvasAgg(fig)

@@ -28,6 +28,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import offset_copy
 
@@ -58,6 +59,11 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 _COLORBAR_POINTS = 70.0
 #: Height of a line of text, in multiples of its font size.
 _LINE_SPACING = 1.2
+#: Widest a learner's name may be on a heat map's axis, in inches on a new figure and as a
+#: share of the smaller side of the room of a given axes; a longer name breaks into lines,
+#: as many as the rows' spacing holds (wider lines where it holds fewer).
+_HEATMAP_NAME_INCHES = 1.75
+_HEATMAP_NAME_SHARE = 0.25
 
 
 def _cell(ax: Axes) -> tuple[float, float]:
@@ -530,6 +536,23 @@ def plot_idp(
     return ax
 
 
+def _heatmap_labels(names: Sequence[str], ax: Axes | None) -> list[str]:
+    """The learners' names as a heat map's tick labels, broken into lines (on a new figure
+    if ``ax`` is None): no wider than the room :data:`_HEATMAP_NAME_INCHES` or
+    :data:`_HEATMAP_NAME_SHARE` gives unless they would then need more lines than the
+    spacing of the rows holds; columns' labels at 45 degrees stand 0.71 of it apart."""
+    size = mpl.rcParams["xtick.labelsize"]
+    line = _LINE_SPACING * FontProperties(size=size).get_size_in_points()
+    if ax is None:
+        room, pitch = 72.0 * _HEATMAP_NAME_INCHES, 72.0 * 0.8  # a new figure's rows
+    else:
+        room = _HEATMAP_NAME_SHARE * min(_cell(ax))
+        pitch = 0.5 * min(_cell(ax)) / len(names)  # the image takes about half the room
+    lines = max(int(0.71 * pitch / line), 1)
+    widest = max(text_width(str(name), size) for name in names)
+    return [wrap_text(str(name), max(room, widest / lines), size) for name in names]
+
+
 def plot_pairwise_heatmap(
     matrix: object,
     names: Sequence[str],
@@ -572,7 +595,12 @@ def plot_pairwise_heatmap(
     gaps = np.zeros((k, k), dtype=bool) if missing is None else np.asarray(missing)
     if gaps.dtype != bool or gaps.shape != (k, k) or np.isfinite(m[gaps]).any():
         raise ValueError(f"missing: expected a ({k}, {k}) boolean mask of NaN cells of matrix")
-    ax = _axes(ax, (1.6 + 0.9 * k, 1.2 + 0.8 * k))
+    labels = _heatmap_labels(names, ax)
+    size = mpl.rcParams["xtick.labelsize"]
+    # a new figure makes room for names wider than half an inch (beside the rows, and below
+    # the columns at 45 degrees)
+    extra = max(max(text_width(label, size) for label in labels) / 72.0 - 0.5, 0.0)
+    ax = _axes(ax, (1.6 + 0.9 * k + extra, 1.2 + 0.8 * k + 0.71 * extra))
     image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
     image.set_gid("heatmap")
     for i, j in zip(*np.nonzero(gaps), strict=True):
@@ -590,8 +618,8 @@ def plot_pairwise_heatmap(
                     color="black" if m[i, j] > 0.6 else "white",
                     fontsize="small",
                 )
-    ax.set_xticks(range(k), list(names), rotation=45, ha="right")
-    ax.set_yticks(range(k), list(names))
+    ax.set_xticks(range(k), labels, rotation=45, ha="right")
+    ax.set_yticks(range(k), labels)
     ax.set_xlabel("second learner")
     ax.set_ylabel("first learner")
     ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
