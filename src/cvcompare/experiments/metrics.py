@@ -240,18 +240,20 @@ def reduction_estimate(values: object, reference: object) -> Estimate:
 def quantile_estimate(values: object, probability: float) -> Estimate:
     """Sample quantile (linear interpolation) with a distribution-free standard error.
 
-    The error is half the distance between the order statistics at ranks
-    ``n p -/+ sqrt(n p (1 - p))``, the one-standard-error binomial interval of the
-    quantile (asymptotically ``sqrt(p (1 - p) / n) / f(x_p)``, the normal-theory error).
+    The error is half the distance between the sample quantiles (linear interpolation,
+    as the estimate) at ``p -/+ sqrt(p (1 - p) / n)`` (clipped to [0, 1]), the
+    one-standard-error binomial interval of the quantile (asymptotically
+    ``sqrt(p (1 - p) / n) / f(x_p)``, the normal-theory error). Rounding those probabilities
+    outwards to whole order statistics would widen the interval by up to two ranks, about
+    15% at ``p = 0.05`` and ``n = 200``.
     """
     arr = np.sort(_values(values, "values", boolean=False))
     if not 0 <= probability <= 1:
         raise ValueError(f"probability: expected a number in [0, 1], got {probability!r}")
     n = arr.size
-    half = np.sqrt(n * probability * (1 - probability))
-    lo = int(np.clip(np.floor(n * probability - half), 0, n - 1))
-    hi = int(np.clip(np.ceil(n * probability + half) - 1, 0, n - 1))
-    se = float((arr[hi] - arr[lo]) / 2)
+    step = np.sqrt(probability * (1 - probability) / n)
+    low, high = max(0.0, probability - step), min(1.0, probability + step)
+    se = float((np.quantile(arr, high) - np.quantile(arr, low)) / 2)
     return Estimate(float(np.quantile(arr, probability)), se, n)
 
 
