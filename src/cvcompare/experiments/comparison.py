@@ -31,9 +31,9 @@ and the claim's stated ``tolerance`` (for "about" statements),
 - ``relation: ">="``: ``reproduced + 2 se >= value - tolerance``;
 - ``relation: "~"``: ``|reproduced - value| <= tolerance + 2 se``.
 
-Numbers a paper prints rounded are compared with the tolerance of half a unit of the last
-printed digit, and a claim's ``decimals`` puts the reproduced number rounded the same way
-beside the exact one. Each row says what its uncertainty is: ``"Monte Carlo"`` for
+A number a paper prints rounded has half a unit of its last printed digit as its
+``tolerance`` (or more, for an "about"), and a claim's ``decimals`` puts the reproduced
+number rounded to that many decimals beside the exact one. Each row says what its uncertainty is: ``"Monte Carlo"`` for
 simulations, ``"exact"`` for closed forms and deterministic computations, ``"posterior
 sampling"`` for numbers read from Stan draws. Where the experiment fits the hierarchical
 model and reports the metric ``diagnostics_ok``, the row carries the share of its fits that
