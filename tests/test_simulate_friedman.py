@@ -165,10 +165,13 @@ def _path_to(tree, leaf):
     return path[::-1]
 
 
-def test_one_se_choice_equals_an_explicit_reimplementation():
+@pytest.mark.parametrize(("n", "seed"), [(300, 3), (100, 34)])
+def test_one_se_choice_equals_an_explicit_reimplementation(n, seed):
     # Re-derive the choice with brute-force pruning (DP) and explicit loops, replaying the
     # classifier's random stream: full-tree seed, internal fold permutation, fold seeds.
-    X, y = friedman_data(FriedmanSetting(function=1, noise=1.0, n=300, n_random=20), rng=3)
+    # (n = 100, seed 34: pruning each fold's tree at the whole sample's cp relative to its
+    # own root risk, without rpart's scaling, chose cp 0.37 instead of 0.11)
+    X, y = friedman_data(FriedmanSetting(function=1, noise=1.0, n=n, n_random=20), rng=seed)
     model = OneSETreeClassifier(rng=np.random.default_rng(42), grower="sklearn").fit(X, y)
     gen = np.random.default_rng(42)
 
@@ -184,14 +187,16 @@ def test_one_se_choice_equals_an_explicit_reimplementation():
     cps = sorted({c for c in weakest_link_cp(full.tree_) if c >= 0.01}, reverse=True)
     if cps[-1] > 0.01:
         cps.append(0.01)
-    probes = [np.inf] + [np.sqrt(a * b) for a, b in zip(cps[1:], cps[:-1], strict=True)]
+    # rpart's xval.c: the first probe ten times the largest cp, then geometric means; the
+    # complexity alpha = cp R(root) of the whole sample, scaled by n_v / n in fold v
+    probes = [10 * cps[0]] + [np.sqrt(a * b) for a, b in zip(cps[1:], cps[:-1], strict=True)]
     folds = gen.permutation(np.arange(y.size) % 10)
     errors = np.zeros(len(cps))
     for v in range(10):
         test = folds == v
         tree = grow(X[~test], y[~test])
         for i, cp in enumerate(probes):
-            alpha = 1e300 if np.isinf(cp) else cp * root_risk_of(tree.tree_)
+            alpha = cp * root_risk_of(full.tree_) * (~test).sum() / y.size
             leaves, _ = _dp_optimal_leaves(tree.tree_, alpha)
             errors[i] += np.sum(_predict_with_leaves(tree, X[test], leaves) != y[test])
     xerror = errors / y.size

@@ -8,8 +8,10 @@ misclassification risk:
    values ``cp`` (relative to the root's risk) at which each is optimal; only subtrees
    with ``cp >= cp_min = 0.01`` (``rpart``'s default ``cp``) are candidates;
 2. internal 10-fold cross-validation scores every candidate at the geometric mean of its
-   ``cp`` interval (``rpart``'s ``xval``), giving the cross-validated error ``xerror``
-   and its standard error ``xstd = sqrt(xerror (1 - xerror) / n)``;
+   ``cp`` interval (the largest at ten times its ``cp``), each fold's tree pruned at the
+   same complexity per instance (``rpart``'s ``xval``: ``alpha`` scaled by ``n_v / n``),
+   giving the cross-validated error ``xerror`` and its standard error
+   ``xstd = sqrt(xerror (1 - xerror) / n)``;
 3. the chosen subtree is the smallest one with ``xerror <= min(xerror) + xstd`` at the
    minimum (the one-standard-error rule).
 
@@ -73,6 +75,12 @@ def weakest_link_cp(tree) -> np.ndarray:
         risk,
         max(risk[0], 1e-12),
     )
+
+
+def _risk_rate(tree) -> float:
+    """Misclassification risk of the root of a fitted tree per instance, R(root) / n."""
+    counts = tree.value[0, 0, :] * tree.weighted_n_node_samples[0]
+    return float(1.0 - counts.max() / tree.weighted_n_node_samples[0])
 
 
 def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
@@ -197,8 +205,9 @@ class OneSETreeClassifier:
         collapse = weakest_link_cp(full.tree_)
         cuts = np.unique(collapse[collapse >= self.cp_min])[::-1]  # decreasing
         cps = np.append(cuts, self.cp_min) if cuts.size == 0 or cuts[-1] > self.cp_min else cuts
-        # evaluate each candidate inside its interval [cps[i], cps[i-1])
-        probes = np.concatenate([[np.inf], np.sqrt(cps[1:] * cps[:-1])])
+        # evaluate each candidate inside its interval [cps[i], cps[i-1]), the first at ten
+        # times its cp ("close enough to infinity", as rpart's xval)
+        probes = np.concatenate([[10.0 * cps[0]], np.sqrt(cps[1:] * cps[:-1])])
         chosen = cps[0]
         if cps.size > 1:
             errors = np.zeros(cps.size)
@@ -208,7 +217,10 @@ class OneSETreeClassifier:
                 if not test.any():  # fewer instances than folds: leave-one-out
                     continue
                 tree = grow(~test)
-                rep = _pruned_leaf_map(tree.tree_, weakest_link_cp(tree.tree_), probes)
+                # rpart prunes a fold's tree at the same complexity per instance, alpha / n:
+                # relative to the fold's root risk, cp (R(root) / n) / (R_v(root) / n_v)
+                scale = _risk_rate(full.tree_) / max(_risk_rate(tree.tree_), 1e-300)
+                rep = _pruned_leaf_map(tree.tree_, weakest_link_cp(tree.tree_), probes * scale)
                 node_class = _node_classes(tree.tree_, tree.classes_)
                 leaves = tree.apply(X[test])
                 errors += (node_class[rep[:, leaves]] != y[test][None, :]).sum(axis=1)
