@@ -33,12 +33,13 @@ and the claim's stated ``tolerance`` (for "about" statements),
 
 A number a paper prints rounded has half a unit of its last printed digit as its
 ``tolerance`` (or more, for an "about"), and a claim's ``decimals`` puts the reproduced
-number rounded to that many decimals beside the exact one. Each row says what its uncertainty is: ``"Monte Carlo"`` for
-simulations, ``"exact"`` for closed forms and deterministic computations, ``"posterior
-sampling"`` for numbers read from Stan draws. Where the experiment fits the hierarchical
-model and reports the metric ``diagnostics_ok``, the row carries the share of its fits that
-passed the sampler diagnostics at the claim's grid points, pooled and at the grid point
-with the smallest share.
+number rounded to that many decimals beside the exact one. Each row says what its
+uncertainty is: ``"Monte Carlo"`` for simulations, ``"exact"`` for closed forms and
+deterministic computations, ``"posterior sampling"`` for numbers read from Stan draws.
+Where the experiment fits the hierarchical model and reports the metric
+``diagnostics_ok``, the row carries the share of its fits that passed the sampler
+diagnostics at the claim's grid points, pooled and at the grid point with the smallest
+share.
 """
 
 from __future__ import annotations
