@@ -77,10 +77,9 @@ def weakest_link_cp(tree) -> np.ndarray:
     )
 
 
-def _risk_rate(tree) -> float:
-    """Misclassification risk of the root of a fitted tree per instance, R(root) / n."""
-    counts = tree.value[0, 0, :] * tree.weighted_n_node_samples[0]
-    return float(1.0 - counts.max() / tree.weighted_n_node_samples[0])
+def _risk_rate(y: np.ndarray) -> float:
+    """Misclassification risk per instance of a tree's root on labels ``y``, R(root) / n."""
+    return 1.0 - np.unique(y, return_counts=True)[1].max() / y.size
 
 
 def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
@@ -147,7 +146,9 @@ class OneSETreeClassifier:
         self.grower = grower
 
     def _grower(self, X: np.ndarray, y: np.ndarray):
-        """``grow(rows)``: a tree grown on the rows where the boolean ``rows`` is true."""
+        """``grow(rows, min_cp)``: a tree grown on the rows where the boolean ``rows`` is
+        true, the same as grown in full at every complexity ``cp >= min_cp`` (relative to its
+        root's risk)."""
         if self.grower == "presorted":
             from .presorted_tree import PresortedTree, presort
 
@@ -157,18 +158,17 @@ class OneSETreeClassifier:
                 "min_split": self.min_split,
                 "min_leaf": self.min_leaf,
                 "max_depth": 30,
-                "min_cp": self.cp_min,
             }
 
-            def grow(rows):
+            def grow(rows, min_cp):
                 self._gen.integers(_INT32_MAX)  # the draw of the reference's tree seed
-                return PresortedTree.grow_subset(X32, y, order, rows, **kwargs)
+                return PresortedTree.grow_subset(X32, y, order, rows, **kwargs, min_cp=min_cp)
 
             return grow
         # imported here so that importing the simulation engine does not load scikit-learn
         from sklearn.tree import DecisionTreeClassifier
 
-        def grow(rows):
+        def grow(rows, min_cp):  # grown in full, min_cp aside: pruned afterwards
             return DecisionTreeClassifier(
                 min_samples_split=self.min_split,
                 min_samples_leaf=self.min_leaf,
@@ -201,7 +201,7 @@ class OneSETreeClassifier:
         y = np.asarray(y)
         n = y.size
         grow = self._grower(X, y)
-        full = grow(np.ones(n, dtype=bool))
+        full = grow(np.ones(n, dtype=bool), self.cp_min)
         collapse = weakest_link_cp(full.tree_)
         cuts = np.unique(collapse[collapse >= self.cp_min])[::-1]  # decreasing
         cps = np.append(cuts, self.cp_min) if cuts.size == 0 or cuts[-1] > self.cp_min else cuts
@@ -216,10 +216,10 @@ class OneSETreeClassifier:
                 test = folds == v
                 if not test.any():  # fewer instances than folds: leave-one-out
                     continue
-                tree = grow(~test)
-                # rpart prunes a fold's tree at the same complexity per instance, alpha / n:
-                # relative to the fold's root risk, cp (R(root) / n) / (R_v(root) / n_v)
-                scale = _risk_rate(full.tree_) / max(_risk_rate(tree.tree_), 1e-300)
+                # rpart grows and prunes a fold's tree at the same complexity per instance,
+                # alpha / n: relative to the fold's root risk, cp (R(root) / n) / (R_v(root) / n_v)
+                scale = _risk_rate(y) / max(_risk_rate(y[~test]), 1e-300)
+                tree = grow(~test, self.cp_min * scale)
                 rep = _pruned_leaf_map(tree.tree_, weakest_link_cp(tree.tree_), probes * scale)
                 node_class = _node_classes(tree.tree_, tree.classes_)
                 leaves = tree.apply(X[test])
