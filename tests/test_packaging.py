@@ -40,7 +40,15 @@ CORE = {"numpy", "scipy", "pandas", "matplotlib", "tqdm"}
 #: Import names of packages that only the extras bring, by extra.
 EXTRA_MODULES = {
     "stan": {"stan", "httpstan", "cmdstanpy"},
-    "workflow": {"snakemake", "jsonschema", "yaml", "joblib", "pyarrow", "sklearn"},
+    "workflow": {
+        "snakemake",
+        "jsonschema",
+        "yaml",
+        "joblib",
+        "pyarrow",
+        "sklearn",
+        "threadpoolctl",
+    },
 }
 #: Parts of the package that need the workflow extra (not imported by the library).
 #: Modules only the workflow imports (the Friedman trees are compiled with numba, imported
@@ -115,7 +123,15 @@ def test_core_dependencies_are_the_library_s_and_the_extras_hold_the_rest():
     stan = {_split(r)[0] for r in extras["stan"]}
     assert stan == {"pystan", "cmdstanpy"}
     workflow = {_split(r)[0] for r in extras["workflow"] if not _is_self(r)}
-    assert {"snakemake", "jsonschema", "pyyaml", "joblib", "pyarrow", "scikit-learn"} <= workflow
+    assert {
+        "snakemake",
+        "jsonschema",
+        "pyyaml",
+        "joblib",
+        "pyarrow",
+        "scikit-learn",
+        "threadpoolctl",
+    } <= workflow
     assert "stan" in _closure({"workflow"})  # the H experiments fit the hierarchical model
     assert "workflow" in _closure({"slurm"})  # the workflow on a cluster
     assert _closure({"all"}) == {"all", "stan", "workflow", "slurm"}
