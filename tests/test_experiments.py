@@ -897,6 +897,30 @@ def test_consistency_allows_two_standard_errors_and_the_tolerance(relation, valu
     assert bool(row.consistent) is expected
 
 
+@pytest.mark.parametrize(
+    ("metric", "value", "expected"),
+    [("power", 0.02, True), ("power", 0.11, False), ("gap", 0.02, False)],
+)
+def test_a_share_of_no_replication_allows_its_exact_bound(metric, value, expected):
+    # 0 of 40 replications at each point: the plug-in error is 0, but a rate of 2% gives 0
+    # of 40 with probability 0.98^40 = 0.45 and 11% with 0.89^40 = 0.0094; the two-sided 95%
+    # Clopper-Pearson bound 1 - 0.025^(1/40) = 0.0881 decides. A difference of two rates
+    # (kind paired_difference) has no such bound.
+    raw = copy.deepcopy(SMALL)
+    test = "poisson" if metric == "power" else "poisson - signed_rank"
+    raw["paper_numbers"][0].update(metric=metric, test=test, relation="~", value=value)
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec).assign(value=0.0, se=0.0, n=40)
+    agg = pd.concat([agg, agg.assign(metric="gap", test="poisson - signed_rank")])
+    row = comparison_table([spec], {"T-small": agg}).iloc[0]
+    assert bool(row.consistent) is expected
+    if metric == "power":
+        assert 1 - 0.025 ** (1 / 40) == pytest.approx(0.0881, abs=5e-5)
+        assert row.note == "0 in all 80 replications: exact 95% bound."
+    else:
+        assert row.note == ""
+
+
 def test_figures_draw_one_errorbar_series_per_line():
     from cvcompare.plots.figures import FIGURES
 

@@ -31,7 +31,8 @@ with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
         "error for simulations (n replications), ± one posterior-sampling standard error for "
         "numbers read from Stan draws, or exact; where a paper prints a rounded number, the "
         "reproduced one is shown rounded the same way first. A claim is consistent when it "
-        "holds within two standard errors and its stated tolerance (half a unit of the last "
+        "holds within two standard errors (for a share of replications that is 0 or 1, "
+        "within its exact 95% bound) and its stated tolerance (half a unit of the last "
         "printed digit for rounded numbers). For experiments that fit the hierarchical "
         f"model, the share of fits passing the sampler diagnostics ({PASS_RULE}) is given."
         "\n\n" + to_markdown(table)

@@ -25,7 +25,9 @@ form (``at`` values of the axes ``minus`` leaves out are kept): its summary is s
 and the two sets' independent errors are added in quadrature.
 
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
-and the claim's stated ``tolerance`` (for "about" statements),
+(for a share of replications that is 0 or 1, whose plug-in error is 0, the distance to its
+exact two-sided 95% bound ``1 - 0.025^(1 / n)`` instead) and the claim's stated
+``tolerance`` (for "about" statements),
 
 - ``relation: "<="``: ``reproduced - 2 se <= value + tolerance``;
 - ``relation: ">="``: ``reproduced + 2 se >= value - tolerance``;
@@ -51,6 +53,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cvcompare.experiments.metrics import PROPORTION_KINDS
 from cvcompare.experiments.spec import ExperimentSpec, point_label, point_text
 
 __all__ = [
@@ -127,15 +130,34 @@ def _points_text(labels: list[str]) -> str:
     return f"{', '.join(texts[:shown])} and {len(texts) - shown} more grid points"
 
 
-def _consistent(relation: str, r: float, se: float, value: float, tol: float) -> bool:
-    se = 0.0 if not np.isfinite(se) else se
+def _consistent(relation: str, r: float, allowance: float, value: float, tol: float) -> bool:
+    """Whether ``r``, give or take ``allowance`` (two standard errors), and ``value``, give
+    or take ``tol``, stand in ``relation``."""
     if relation == "<=":
-        return bool(r - 2 * se <= value + tol)
+        return bool(r - allowance <= value + tol)
     if relation == ">=":
-        return bool(r + 2 * se >= value - tol)
+        return bool(r + allowance >= value - tol)
     if relation == "~":
-        return bool(abs(r - value) <= tol + 2 * se)
+        return bool(abs(r - value) <= tol + allowance)
     raise ValueError(f"relation: expected '<=', '>=' or '~', got {relation!r}")
+
+
+def _allowance(
+    spec: ExperimentSpec, claim: Mapping[str, Any], sel: pd.DataFrame, se: float
+) -> tuple[float, str]:
+    """What the summary of the grid points ``sel`` may be off by, and a note: two standard
+    errors, except for shares of replications that are all 0 or all 1 (no success, or no
+    failure, in any point's ``n``), whose plug-in errors are 0: there, the summary of their
+    distances to the exact two-sided 95% Clopper-Pearson bound, ``1 - 0.025^(1 / n)``
+    (0 of 40 replications is consistent with a rate of 2%, not of 11%)."""
+    kind = next(m["kind"] for m in spec.metrics if m["id"] == claim["metric"])
+    w = summary_weights(claim, sel)
+    values, n = sel["value"].to_numpy()[w > 0], sel["n"].to_numpy()[w > 0]
+    edge = values.size and (np.all(values == 0) or np.all(values == 1)) and np.all(n > 0)
+    if kind in PROPORTION_KINDS and "minus" not in claim and edge:
+        bound = float(np.sum(w[w > 0] * (1.0 - 0.025 ** (1.0 / n))))
+        return bound, f"{values[0]:g} in all {int(n.sum())} replications: exact 95% bound"
+    return (2.0 * se if np.isfinite(se) else 0.0), ""
 
 
 def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
@@ -276,12 +298,14 @@ def comparison_table(
                         reproduced += sign * value
                         variance += part_se**2
                     se = float(np.sqrt(variance))
-                    consistent = _consistent(
-                        claim["relation"], reproduced, se, float(claim["value"]), tol
-                    )
                     used = pd.concat([sel for _, sel, _ in parts])
                     uncertainty = ", ".join(sorted(set(used["uncertainty"])))
                     n = int(used["n"].sum())
+                    allowance, bound = _allowance(spec, claim, parts[0][1], se)
+                    consistent = _consistent(
+                        claim["relation"], reproduced, allowance, float(claim["value"]), tol
+                    )
+                    note = f"{bound}. {note}".strip() if bound else note
                     # a paired difference "a - b" is read from test a's fits
                     diagnostics, diagnostics_min = _diagnostics_share(
                         agg, claim["test"].split(" - ")[0], list(used["point"])

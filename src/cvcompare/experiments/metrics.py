@@ -66,6 +66,7 @@ import pandas as pd
 
 __all__ = [
     "METRIC_KINDS",
+    "PROPORTION_KINDS",
     "Estimate",
     "aggregate",
     "evidence_estimate",
@@ -401,6 +402,10 @@ METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Any]] =
     "quantile": _quantile,
     "histogram": _histogram,
 }
+
+
+#: The kinds whose estimate is a share of replications (:func:`rate_estimate`).
+PROPORTION_KINDS = frozenset({"rate", "share_above", "evidence", "histogram"})
 
 
 def _given(rows: pd.DataFrame, m: Mapping[str, Any], by_test: Mapping[str, pd.DataFrame]):
