@@ -189,7 +189,7 @@ def test_reduction_estimate_and_its_delta_method_error_match_simulation():
 
 def test_quantile_estimate_error_matches_normal_theory():
     # For N(0, 1) samples of n = 400 the median has SE sqrt(pi / 2) / sqrt(n) and the
-    # quartile sqrt(p (1 - p) / n) / phi(z_p); the order-statistic error is within 15%
+    # quartile sqrt(p (1 - p) / n) / phi(z_p); the estimated error is within 15%
     # of them on average over 500 samples (its own spread is about 10% per sample).
     from cvcompare.experiments.metrics import quantile_estimate
 
@@ -209,7 +209,7 @@ def test_quantile_estimate_error_matches_normal_theory():
 def test_quantile_estimate_error_is_not_inflated_at_200_replications():
     # H-F6 draws its boxplot quantiles from 200 replications: at p = 0.05 and 0.95 the
     # error must match the normal-theory one (and the spread of the estimates), not exceed
-    # it by the ~15% that rounding the ranks outwards to order statistics adds.
+    # it by the ~17% that rounding the ranks outwards to order statistics adds.
     from cvcompare.experiments.metrics import quantile_estimate
 
     rng = np.random.default_rng(11)

@@ -480,6 +480,34 @@ def test_linear_discriminant_equals_scikit_learn_s_svd_solver():
         LinearDiscriminant().fit(X, np.zeros(60))
 
 
+def test_linear_discriminant_fits_with_one_blas_thread(monkeypatch):
+    # the SVDs of a fit run on one BLAS thread even where the process allows more, and the
+    # process's setting is restored afterwards
+    import scipy.linalg
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from cvcompare.simulate.lda import LinearDiscriminant
+
+    def blas_threads():
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    seen = []
+    svd = scipy.linalg.svd
+
+    def spy(*args, **kwargs):
+        seen.append(blas_threads())
+        return svd(*args, **kwargs)
+
+    monkeypatch.setattr(scipy.linalg, "svd", spy)
+    X = np.random.default_rng(2).normal(size=(200, 5))
+    y = np.arange(200) % 2
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        LinearDiscriminant().fit(X, y)
+        assert blas_threads() == before
+    assert seen and all(threads == {1} for threads in seen)
+
+
 def test_the_ground_truth_path_encodes_the_whole_truth_design():
     # load_ground_truth trusts the path to fix the design: every field of TruthDesign,
     # the root seed and the setting must be part of it
