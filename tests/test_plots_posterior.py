@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import warnings
 
+import matplotlib as mpl
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -359,37 +360,77 @@ def test_wrap_text_breaks_at_spaces_then_punctuation_within_the_width():
     assert text_width(" a ") > text_width("a")
 
 
-def test_heatmap_makes_room_for_long_names():
+HEATMAP_NAMES = [
+    "RandomForestClassifier(n_estimators=500, max_depth=None)",
+    "knn",
+    "GradientBoostingClassifier(learning_rate=0.1)",
+    "svm",
+    "LogisticRegression(C=1.0, penalty='l2')",
+]
+
+
+def _heatmap_texts(ax):
+    """The tick labels of a heat map by axis, the renderer of its (root) figure drawn."""
+    canvas = FigureCanvasAgg(ax.figure.figure)
+    with warnings.catch_warnings():  # constrained layout must not give up for want of room
+        warnings.simplefilter("error", UserWarning)
+        canvas.draw()
+    ticks = {"x": ax.get_xticklabels(), "y": ax.get_yticklabels()}
+    return ticks, canvas.get_renderer()
+
+
+@pytest.mark.parametrize(
+    ("names", "title"),
+    [
+        (HEATMAP_NAMES, "P(first learner better), hierarchical model"),
+        (HEATMAP_NAMES[:3:2], "P(row practically better)\nhierarchical model"),  # the report's
+        ([HEATMAP_NAMES[0] * 2 + " " + HEATMAP_NAMES[2], "knn"], "P(rope)"),
+    ],
+)
+def test_heatmap_makes_room_for_long_names(names, title):
     # names of 40-60 characters made a new figure's image a 0.6-inch square beside them,
-    # broke its title into a column of words and cut the names at the figure's edges
-    names = [
-        "RandomForestClassifier(n_estimators=500, max_depth=None)",
-        "knn",
-        "GradientBoostingClassifier(learning_rate=0.1)",
-        "svm",
-        "LogisticRegression(C=1.0, penalty='l2')",
-    ]
-    m = np.full((5, 5), 0.5)
+    # broke its title into a column of words and cut the names at the figure's edges; with
+    # two learners, names of three lines stood taller than their rows and over each other
+    k = len(names)
+    m = np.full((k, k), 0.5)
     np.fill_diagonal(m, np.nan)
-    ax = plot_pairwise_heatmap(m, names, title="P(first learner better), hierarchical model")
-    canvas = FigureCanvasAgg(ax.figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
+    ax = plot_pairwise_heatmap(m, names, title=title)
+    ticks, renderer = _heatmap_texts(ax)
     figure = ax.figure.bbox
-    ticks = {axis: ax.get_xticklabels() if axis == "x" else ax.get_yticklabels() for axis in "xy"}
     for label in [*ticks["x"], *ticks["y"], ax.title]:
         box = label.get_window_extent(renderer)
         assert figure.x0 <= box.x0 and box.x1 <= figure.x1, label.get_text()
         assert figure.y0 <= box.y0 and box.y1 <= figure.y1, label.get_text()
     rows = [label.get_window_extent(renderer) for label in ticks["y"]]
     assert not any(a.overlaps(b) for a, b in itertools.pairwise(rows))
+    image = ax.get_window_extent(renderer)
+    assert max(row.height for row in rows) <= image.height / k  # each name beside its row
     for axis in "xy":  # every character of every name is shown, in lines
         shown = ["".join(label.get_text().split()) for label in ticks[axis]]
         assert shown == ["".join(name.split()) for name in names]
-    assert ax.get_title().count("\n") == 0
-    assert ax.get_window_extent(renderer).width > 5 * 0.5 * 72  # half an inch a learner
-    short = plot_pairwise_heatmap(m, list("abcde"))  # short names: the size as before
-    assert tuple(short.figure.get_size_inches()) == (1.6 + 0.9 * 5, 1.2 + 0.8 * 5)
+    assert ax.get_title().count("\n") == title.count("\n")
+    assert image.width > k * 0.5 * 72  # half an inch a learner
+    short = plot_pairwise_heatmap(m, list("abcde")[:k])  # short names: the size as before
+    assert short.figure.get_size_inches() == pytest.approx((1.6 + 0.9 * k, 1.2 + 0.8 * k))
+
+
+def test_heatmap_names_on_a_caller_s_axes_take_a_size_that_fits_its_rows():
+    # on half of a 10 x 5 inch figure, five names of up to 56 characters: the lines the
+    # rows hold at the default size were too few to wrap them, the layout gave up and six
+    # names stood outside the half; the names now take a smaller size (down to 6 points)
+    k = len(HEATMAP_NAMES)
+    m = np.full((k, k), 0.5)
+    np.fill_diagonal(m, np.nan)
+    fig = Figure(figsize=(10, 5), layout="constrained")
+    ax = fig.subfigures(1, 2)[0].add_subplot()
+    plot_pairwise_heatmap(m, HEATMAP_NAMES, ax=ax, title="P(first better)")
+    ticks, renderer = _heatmap_texts(ax)
+    for label in [*ticks["x"], *ticks["y"]]:
+        box = label.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1 / 2 + 1 and box.y0 >= 0, label.get_text()
+    rows = [label.get_window_extent(renderer) for label in ticks["y"]]
+    assert not any(a.overlaps(b) for a, b in itertools.pairwise(rows))
+    assert 6.0 <= ticks["y"][0].get_fontsize() < mpl.rcParams["font.size"]
 
 
 def _draw_all(ax, kind):

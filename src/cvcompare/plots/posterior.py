@@ -60,10 +60,15 @@ _COLORBAR_POINTS = 70.0
 #: Height of a line of text, in multiples of its font size.
 _LINE_SPACING = 1.2
 #: Widest a learner's name may be on a heat map's axis, in inches on a new figure and as a
-#: share of the smaller side of the room of a given axes; a longer name breaks into lines,
-#: as many as the rows' spacing holds (wider lines where it holds fewer).
+#: share of the smaller side of the room of a caller's axes; a longer name breaks into lines.
 _HEATMAP_NAME_INCHES = 1.75
 _HEATMAP_NAME_SHARE = 0.25
+#: Least room of each learner on a new heat map, in inches (the image's cells are square).
+_HEATMAP_CELL_INCHES = 0.8
+#: Smallest font size, in points, of the names on a caller's crowded heat map.
+_HEATMAP_MIN_FONT = 6.0
+#: Texts at 45 degrees stand this share of their spacing apart (sqrt(1 / 2)).
+_DIAGONAL = 0.71
 
 
 def _cell(ax: Axes) -> tuple[float, float]:
@@ -536,21 +541,41 @@ def plot_idp(
     return ax
 
 
-def _heatmap_labels(names: Sequence[str], ax: Axes | None) -> list[str]:
-    """The learners' names as a heat map's tick labels, broken into lines (on a new figure
-    if ``ax`` is None): no wider than the room :data:`_HEATMAP_NAME_INCHES` or
-    :data:`_HEATMAP_NAME_SHARE` gives unless they would then need more lines than the
-    spacing of the rows holds; columns' labels at 45 degrees stand 0.71 of it apart."""
-    size = mpl.rcParams["xtick.labelsize"]
-    line = _LINE_SPACING * FontProperties(size=size).get_size_in_points()
+def _heatmap_labels(names: Sequence[str], ax: Axes | None) -> tuple[list[str], float]:
+    """The learners' names as a heat map's tick labels, broken into lines, and their font
+    size in points. On a new figure (``ax`` None): at most :data:`_HEATMAP_NAME_INCHES`
+    wide, in the default size (the figure makes room for them). On a caller's axes: at most
+    :data:`_HEATMAP_NAME_SHARE` of the smaller side of its room wide, in the largest size
+    down to :data:`_HEATMAP_MIN_FONT` whose lines fit the spacing of the rows (the image
+    takes about half the room; the columns' labels, at 45 degrees, stand 0.71 of it apart)."""
+    size = FontProperties(size=mpl.rcParams["xtick.labelsize"]).get_size_in_points()
     if ax is None:
-        room, pitch = 72.0 * _HEATMAP_NAME_INCHES, 72.0 * 0.8  # a new figure's rows
-    else:
-        room = _HEATMAP_NAME_SHARE * min(_cell(ax))
-        pitch = 0.5 * min(_cell(ax)) / len(names)  # the image takes about half the room
-    lines = max(int(0.71 * pitch / line), 1)
-    widest = max(text_width(str(name), size) for name in names)
-    return [wrap_text(str(name), max(room, widest / lines), size) for name in names]
+        return [wrap_text(str(name), 72.0 * _HEATMAP_NAME_INCHES, size) for name in names], size
+    room = min(_cell(ax))
+    pitch = 0.5 * room / len(names)
+    while True:
+        labels = [wrap_text(str(name), _HEATMAP_NAME_SHARE * room, size) for name in names]
+        lines = max(label.count("\n") + 1 for label in labels)
+        if lines * _LINE_SPACING * size <= _DIAGONAL * pitch or size <= _HEATMAP_MIN_FONT:
+            return labels, size
+        size = max(size - 1.0, _HEATMAP_MIN_FONT)
+
+
+def _heatmap_size(labels: Sequence[str], size: float, title: str | None) -> tuple[float, float]:
+    """Width and height in inches of a new heat map's figure: each learner's row and column
+    hold its name's lines (at least :data:`_HEATMAP_CELL_INCHES`), the names stand beside
+    the rows and below the columns, and the title's widest line (up to 4 inches) fits above
+    the image beside the names and the colour bar."""
+    k = len(labels)
+    lines = max(label.count("\n") + 1 for label in labels)
+    side = max(_HEATMAP_CELL_INCHES, lines * _LINE_SPACING * size / _DIAGONAL / 72.0)
+    widest = max(text_width(label, size) for label in labels) / 72.0
+    extra = max(widest - 0.5, 0.0)  # the default room holds names of half an inch
+    width = 1.6 + (side + 0.1) * k + extra
+    if title:
+        heading = min(text_width(title, mpl.rcParams["axes.titlesize"]), 288.0)
+        width = max(width, widest + (55.0 + _COLORBAR_POINTS + heading) / 72.0 + 0.2)
+    return width, 1.2 + side * k + _DIAGONAL * extra
 
 
 def plot_pairwise_heatmap(
@@ -595,12 +620,10 @@ def plot_pairwise_heatmap(
     gaps = np.zeros((k, k), dtype=bool) if missing is None else np.asarray(missing)
     if gaps.dtype != bool or gaps.shape != (k, k) or np.isfinite(m[gaps]).any():
         raise ValueError(f"missing: expected a ({k}, {k}) boolean mask of NaN cells of matrix")
-    labels = _heatmap_labels(names, ax)
-    size = mpl.rcParams["xtick.labelsize"]
-    # a new figure makes room for names wider than half an inch (beside the rows, and below
-    # the columns at 45 degrees)
-    extra = max(max(text_width(label, size) for label in labels) / 72.0 - 0.5, 0.0)
-    ax = _axes(ax, (1.6 + 0.9 * k + extra, 1.2 + 0.8 * k + 0.71 * extra))
+    new = ax is None
+    labels, size = _heatmap_labels(names, ax)
+    if new:
+        ax = _axes(None, _heatmap_size(labels, size, title))
     image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
     image.set_gid("heatmap")
     for i, j in zip(*np.nonzero(gaps), strict=True):
@@ -618,10 +641,14 @@ def plot_pairwise_heatmap(
                     color="black" if m[i, j] > 0.6 else "white",
                     fontsize="small",
                 )
-    ax.set_xticks(range(k), labels, rotation=45, ha="right")
-    ax.set_yticks(range(k), labels)
+    ax.set_xticks(range(k), labels, rotation=45, ha="right", fontsize=size)
+    ax.set_yticks(range(k), labels, fontsize=size)
     ax.set_xlabel("second learner")
     ax.set_ylabel("first learner")
     ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
     _set_title(ax, title, beside=_COLORBAR_POINTS)
+    if new and title:  # a new figure grows by the title's lines beyond the first
+        points = FontProperties(size=mpl.rcParams["axes.titlesize"]).get_size_in_points()
+        extra = ax.get_title().count("\n") * _LINE_SPACING * points / 72.0
+        ax.figure.set_figheight(ax.figure.get_figheight() + extra)
     return ax
