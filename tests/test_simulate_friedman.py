@@ -211,6 +211,57 @@ def test_one_se_choice_equals_an_explicit_reimplementation(n, seed):
     assert np.array_equal(model.predict(X), _predict_with_leaves(full, X, leaves))
 
 
+def test_internal_folds_grow_and_prune_at_rpart_s_complexities(monkeypatch):
+    # rpart's xval.c: the candidates are probed at 10 cp_1 ("close enough to infinity") and
+    # the geometric means of the cp intervals, and each fold's tree is grown and pruned at
+    # the same complexity per instance: relative to its own root risk, cp times
+    # (R(root) / n) / (R_v(root) / n_v). Classes of unequal size make the factor differ from 1.
+    import cvcompare.simulate.presorted_tree as presorted_tree
+    import cvcompare.simulate.pruned_tree as pruned_tree
+
+    X, y = friedman_data(FriedmanSetting(function=1, noise=1.0, n=100, n_random=20), rng=32)
+    grown, pruned = [], []
+    grow_subset = presorted_tree.PresortedTree.grow_subset.__func__
+    leaf_map = pruned_tree._pruned_leaf_map
+
+    def spy_grow(cls, X32, labels, order, rows, **kwargs):
+        grown.append((rows.copy(), kwargs["min_cp"]))
+        return grow_subset(cls, X32, labels, order, rows, **kwargs)
+
+    def spy_prune(tree, collapse, cps):
+        pruned.append(np.array(cps))
+        return leaf_map(tree, collapse, cps)
+
+    monkeypatch.setattr(presorted_tree.PresortedTree, "grow_subset", classmethod(spy_grow))
+    monkeypatch.setattr(pruned_tree, "_pruned_leaf_map", spy_prune)
+    OneSETreeClassifier(rng=np.random.default_rng(42)).fit(X, y)
+
+    def risk(labels):  # misclassification risk of a root per instance
+        return 1 - np.bincount(labels.astype(int)).max() / labels.size
+
+    full = grow_subset(
+        PresortedTree,
+        X.astype(np.float32),
+        y,
+        presort(X.astype(np.float32)),
+        np.ones(y.size, dtype=bool),
+        min_split=20,
+        min_leaf=7,
+        max_depth=30,
+    )
+    cps = sorted({c for c in weakest_link_cp(full.tree_) if c >= 0.01}, reverse=True)
+    cps += [0.01] if cps[-1] > 0.01 else []
+    probes = [10 * cps[0]] + [np.sqrt(a * b) for a, b in zip(cps[1:], cps[:-1], strict=True)]
+    assert grown[0][1] == 0.01 and len(grown) == len(pruned) == 11  # the whole sample, 10 folds
+    scales = []
+    for (rows, min_cp), cp in zip(grown[1:], pruned[:-1], strict=True):
+        scale = risk(y) / risk(y[rows])
+        scales.append(scale)
+        assert min_cp == pytest.approx(0.01 * scale)
+        assert cp == pytest.approx(np.array(probes) * scale)
+    assert min(scales) < 1 < max(scales)
+
+
 def _structure(tree):
     return (tuple(tree.children_left), tuple(tree.feature), tuple(np.round(tree.threshold, 12)))
 
