@@ -916,7 +916,7 @@ def test_a_share_of_no_replication_allows_its_exact_bound(metric, value, expecte
     assert bool(row.consistent) is expected
     if metric == "power":
         assert 1 - 0.025 ** (1 / 40) == pytest.approx(0.0881, abs=5e-5)
-        assert row.note == "0 in all 80 replications: exact 95% bound."
+        assert row.note == "0 of 80 replications: judged with the exact 95% bound."
     else:
         assert row.note == ""
 

@@ -156,7 +156,9 @@ def _allowance(
     edge = values.size and (np.all(values == 0) or np.all(values == 1)) and np.all(n > 0)
     if kind in PROPORTION_KINDS and "minus" not in claim and edge:
         bound = float(np.sum(w[w > 0] * (1.0 - 0.025 ** (1.0 / n))))
-        return bound, f"{values[0]:g} in all {int(n.sum())} replications: exact 95% bound"
+        total = int(n.sum())
+        count = total if values[0] == 1 else 0
+        return bound, f"{count} of {total} replications: judged with the exact 95% bound"
     return (2.0 * se if np.isfinite(se) else 0.0), ""
 
 
