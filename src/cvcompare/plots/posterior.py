@@ -57,6 +57,8 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 
 #: Width of a colour bar beside its axes with its ticks and label, in points.
 _COLORBAR_POINTS = 70.0
+#: Width of a y-axis label and the margins of an axes' cell, in points.
+_MARGIN_POINTS = 55.0
 #: Height of a line of text, in multiples of its font size.
 _LINE_SPACING = 1.2
 #: Widest a learner's name may be on a heat map's axis, in inches on a new figure and as a
@@ -92,13 +94,13 @@ def _cell(ax: Axes) -> tuple[float, float]:
 
 def _width(ax: Axes, beside: float = 0.0) -> float:
     """Width in points that ``ax`` has for its texts: the width of its cell (:func:`_cell`)
-    less its y-axis tick labels (such as the data sets' names), 55 points for the y-axis
-    label and the margins and ``beside`` points for what stands beside the axes in the cell
-    (a colour bar), but at least a quarter of the cell."""
+    less its y-axis tick labels (such as the data sets' names), :data:`_MARGIN_POINTS` for
+    the y-axis label and the margins and ``beside`` points for what stands beside the axes in
+    the cell (a colour bar), but at least a quarter of the cell."""
     cell = _cell(ax)[0]
     ticks = [text_width(t.get_text(), t.get_fontsize()) for t in ax.get_yticklabels()]
     # texts may reach beyond the axes rather than break into a column of syllables
-    return max(cell - max(ticks, default=0.0) - 55.0 - beside, 0.25 * cell)
+    return max(cell - max(ticks, default=0.0) - _MARGIN_POINTS - beside, 0.25 * cell)
 
 
 def _set_title(ax: Axes, title: str | None, beside: float = 0.0) -> None:
@@ -574,7 +576,7 @@ def _heatmap_size(labels: Sequence[str], size: float, title: str | None) -> tupl
     width = 1.6 + (side + 0.1) * k + extra
     if title:
         heading = min(text_width(title, mpl.rcParams["axes.titlesize"]), 288.0)
-        width = max(width, widest + (55.0 + _COLORBAR_POINTS + heading) / 72.0 + 0.2)
+        width = max(width, widest + (_MARGIN_POINTS + _COLORBAR_POINTS + heading) / 72.0 + 0.2)
     return width, 1.2 + side * k + _DIAGONAL * extra
 
 
