@@ -77,9 +77,10 @@ def weakest_link_cp(tree) -> np.ndarray:
     )
 
 
-def _risk_rate(y: np.ndarray) -> float:
-    """Misclassification risk per instance of a tree's root on labels ``y``, R(root) / n."""
-    return 1.0 - np.unique(y, return_counts=True)[1].max() / y.size
+def _risk_rate(codes: np.ndarray) -> float:
+    """Misclassification risk per instance of a tree's root on labels coded 0, 1, ...,
+    R(root) / n."""
+    return 1.0 - np.bincount(codes).max() / codes.size
 
 
 def _pruned_leaf_map(tree, collapse: np.ndarray, cps: np.ndarray) -> np.ndarray:
@@ -210,6 +211,8 @@ class OneSETreeClassifier:
         probes = np.concatenate([[10.0 * cps[0]], np.sqrt(cps[1:] * cps[:-1])])
         chosen = cps[0]
         if cps.size > 1:
+            codes = np.unique(y, return_inverse=True)[1].reshape(-1)
+            rate = _risk_rate(codes)
             errors = np.zeros(cps.size)
             folds = self._gen.permutation(np.arange(n) % self.xval)
             for v in range(self.xval):
@@ -218,7 +221,7 @@ class OneSETreeClassifier:
                     continue
                 # rpart grows and prunes a fold's tree at the same complexity per instance,
                 # alpha / n: relative to the fold's root risk, cp (R(root) / n) / (R_v(root) / n_v)
-                scale = _risk_rate(y) / max(_risk_rate(y[~test]), 1e-300)
+                scale = rate / max(_risk_rate(codes[~test]), 1e-300)
                 tree = grow(~test, self.cp_min * scale)
                 rep = _pruned_leaf_map(tree.tree_, weakest_link_cp(tree.tree_), probes * scale)
                 node_class = _node_classes(tree.tree_, tree.classes_)
