@@ -633,9 +633,8 @@ def _model_options() -> _Parser:
     return model
 
 
-def _add_compare(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
-    """The ``compare`` command."""
-    cmp_ = sub.add_parser("compare", parents=parents, help="compare two learners (or all pairs)")
+def _add_compare(cmp_: _Parser) -> None:
+    """The options of the ``compare`` command."""
     cmp_.add_argument("--a", help="first learner (differences are a - b)")
     cmp_.add_argument("--b", help="second learner")
     cmp_.add_argument(
@@ -654,11 +653,8 @@ def _add_compare(sub: argparse._SubParsersAction, parents: list[_Parser]) -> Non
     cmp_.set_defaults(run=_compare)
 
 
-def _add_rank(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
-    """The ``rank`` command."""
-    rank = sub.add_parser(
-        "rank", parents=parents, help="Friedman and Nemenyi tests on all learners (or --learners)"
-    )
+def _add_rank(rank: _Parser) -> None:
+    """The options of the ``rank`` command."""
     _add_learners(rank, "learners to rank, in the order of the output (default: all of FILE)")
     rank.add_argument(
         "--cd-diagram", metavar="OUT", help="save the critical-difference diagram (PNG, PDF, ...)"
@@ -673,13 +669,8 @@ def _add_rank(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
     rank.set_defaults(run=_rank)
 
 
-def _add_report(sub: argparse._SubParsersAction, parents: list[_Parser]) -> None:
-    """The ``report`` command."""
-    rep = sub.add_parser(
-        "report",
-        parents=parents,
-        help="every test, with plots and decisions in words, as an HTML page and Markdown",
-    )
+def _add_report(rep: _Parser) -> None:
+    """The options of the ``report`` command."""
     rep.add_argument(
         "-o",
         "--output",
@@ -715,9 +706,25 @@ def _build_parser() -> _Parser:
         dest="command", required=True, parser_class=_Parser, metavar="{compare,rank,report}"
     )
     common, model = _common_options(), _model_options()
-    _add_compare(sub, [common, model])
-    _add_rank(sub, [common])
-    _add_report(sub, [common, model])
+    _add_compare(
+        sub.add_parser(
+            "compare", parents=[common, model], help="compare two learners (or all pairs)"
+        )
+    )
+    _add_rank(
+        sub.add_parser(
+            "rank",
+            parents=[common],
+            help="Friedman and Nemenyi tests on all learners (or --learners)",
+        )
+    )
+    _add_report(
+        sub.add_parser(
+            "report",
+            parents=[common, model],
+            help="every test, with plots and decisions in words, as an HTML page and Markdown",
+        )
+    )
     return parser
 
 
