@@ -902,10 +902,10 @@ def test_consistency_allows_two_standard_errors_and_the_tolerance(relation, valu
     [("power", 0.02, True), ("power", 0.11, False), ("gap", 0.02, False)],
 )
 def test_a_share_of_no_replication_allows_its_exact_bound(metric, value, expected):
-    # 0 of 40 replications at each point: the plug-in error is 0, but a rate of 2% gives 0
-    # of 40 with probability 0.98^40 = 0.45 and 11% with 0.89^40 = 0.0094; the two-sided 95%
-    # Clopper-Pearson bound 1 - 0.025^(1/40) = 0.0881 decides. A difference of two rates
-    # (kind paired_difference) has no such bound.
+    # 0 of 40 replications at each of two points: the plug-in error is 0, but a rate of 2%
+    # gives 0 of 80 with probability 0.98^80 = 0.20 and 11% with 0.89^80 = 9e-5; the
+    # two-sided 95% Clopper-Pearson bound 1 - 0.025^(1/80) = 0.0451 decides. A difference of
+    # two rates (kind paired_difference) has no such bound.
     raw = copy.deepcopy(SMALL)
     test = "poisson" if metric == "power" else "poisson - signed_rank"
     raw["paper_numbers"][0].update(metric=metric, test=test, relation="~", value=value)
@@ -919,6 +919,40 @@ def test_a_share_of_no_replication_allows_its_exact_bound(metric, value, expecte
         assert row.note == "0 of 80 replications: judged with the exact 95% bound."
     else:
         assert row.note == ""
+
+
+@pytest.mark.parametrize(
+    ("n", "value", "summary", "relation", "expected"),
+    [
+        # 0 of 80 at a mean rate of 6% has probability 0.94^80 = 0.007: the mean of the two
+        # points' bounds, 1 - 0.025^(1/40) = 0.088, let it pass
+        ((40, 40), 0.0, "mean", ("~", 0.06), False),
+        ((40, 40), 0.0, "mean", (">=", 0.06), False),
+        ((40, 40), 0.0, "mean", ("~", 0.04), True),
+        # 80 of 80 at a mean rate of 94%: the same bound from above
+        ((40, 40), 1.0, "mean", ("<=", 0.94), False),
+        ((40, 40), 1.0, "mean", ("<=", 0.96), True),
+        # 0 of 1 + 16 pooled: 1 - 0.025^(1/17) = 0.195, not the n-weighted mean of the
+        # points' bounds (0.975 and 0.206), 0.251
+        ((1, 16), 0.0, "pooled", ("~", 0.22), False),
+        ((1, 16), 0.0, "pooled", ("~", 0.19), True),
+        # a mean over points of unequal n: the most likely rates with the given mean put more
+        # on the point of fewer replications (0.168, found by optimising, not 0.204)
+        ((9, 49), 0.0, "mean", ("~", 0.18), False),
+        ((9, 49), 0.0, "mean", ("~", 0.16), True),
+    ],
+)
+def test_the_exact_bound_of_a_summary_is_not_a_summary_of_the_points_bounds(
+    n, value, summary, relation, expected
+):
+    raw = copy.deepcopy(SMALL)
+    raw["paper_numbers"][0].update(relation=relation[0], value=relation[1], summary=summary)
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec).assign(value=value, se=0.0)
+    agg["n"] = [n[0] if p.endswith("m~1") else n[1] for p in agg["point"]]
+    row = comparison_table([spec], {"T-small": agg}).iloc[0]
+    assert bool(row.consistent) is expected
+    assert row.note.startswith(f"{int(value * sum(n))} of {sum(n)} replications")
 
 
 def test_figures_draw_one_errorbar_series_per_line():

@@ -25,8 +25,9 @@ form (``at`` values of the axes ``minus`` leaves out are kept): its summary is s
 and the two sets' independent errors are added in quadrature.
 
 A claim is *consistent* with the reproduction when, allowing two Monte Carlo standard errors
-(for a share of replications that is 0 or 1, whose plug-in error is 0, the distance to its
-exact two-sided 95% bound ``1 - 0.025^(1 / n)`` instead) and the claim's stated
+(for a share of replications that is 0 or 1 at every point, whose plug-in error is 0, the
+distance to the exact two-sided 95% bound of its summary instead: ``1 - 0.025^(1 / n)`` for
+one point or a pooled rate over ``n`` replications in all) and the claim's stated
 ``tolerance`` (for "about" statements),
 
 - ``relation: "<="``: ``reproduced - 2 se <= value + tolerance``;
@@ -142,20 +143,43 @@ def _consistent(relation: str, r: float, allowance: float, value: float, tol: fl
     raise ValueError(f"relation: expected '<=', '>=' or '~', got {relation!r}")
 
 
+def _exact_bound(w: np.ndarray, n: np.ndarray, alpha: float = 0.025) -> float:
+    """The largest summary ``sum_j w_j p_j`` of rates under which no success in any point's
+    ``n_j`` replications has probability ``alpha`` or more: the exact one-sided ``1 - alpha``
+    bound of the summary when every point has 0 successes (``1 - alpha^(1 / n)`` for one
+    point, ``sum(w) (1 - alpha^(1 / sum(n)))`` where ``n_j / w_j`` is the same at every point,
+    as for a pooled rate).
+
+    The most likely rates with a given summary maximise ``sum_j n_j log(1 - p_j)``:
+    ``p_j = max(0, 1 - r_j / lam)`` with ``r_j = n_j / w_j``, the points of the smallest
+    ``r_j`` first; ``lam`` makes their probability ``alpha``.
+    """
+    r = n / w
+    order = np.argsort(r, kind="stable")
+    r, n, w = r[order], n[order], w[order]
+    for m in range(1, r.size + 1):
+        log_lam = (np.sum(n[:m] * np.log(r[:m])) - np.log(alpha)) / np.sum(n[:m])
+        if m == r.size or log_lam <= np.log(r[m]):
+            return float(np.sum(w[:m] * -np.expm1(np.log(r[:m]) - log_lam)))
+    raise AssertionError("unreachable")
+
+
 def _allowance(
     spec: ExperimentSpec, claim: Mapping[str, Any], sel: pd.DataFrame, se: float
 ) -> tuple[float, str]:
     """What the summary of the grid points ``sel`` may be off by, and a note: two standard
     errors, except for shares of replications that are all 0 or all 1 (no success, or no
-    failure, in any point's ``n``), whose plug-in errors are 0: there, the summary of their
-    distances to the exact two-sided 95% Clopper-Pearson bound, ``1 - 0.025^(1 / n)``
-    (0 of 40 replications is consistent with a rate of 2%, not of 11%)."""
+    failure, in any point's ``n``), whose plug-in errors are 0: there, the distance of the
+    summary to its exact two-sided 95% bound (:func:`_exact_bound`; 0 of 40 replications is
+    consistent with a rate of 2%, not of 11%, and 0 of 2 x 40 not with one of 6%). The bounds
+    of the points are not added up: 0 of 17 replications over 8 points is not consistent
+    with a pooled rate of 50%."""
     kind = next(m["kind"] for m in spec.metrics if m["id"] == claim["metric"])
     w = summary_weights(claim, sel)
     values, n = sel["value"].to_numpy()[w > 0], sel["n"].to_numpy()[w > 0]
     edge = values.size and (np.all(values == 0) or np.all(values == 1)) and np.all(n > 0)
     if kind in PROPORTION_KINDS and "minus" not in claim and edge:
-        bound = float(np.sum(w[w > 0] * (1.0 - 0.025 ** (1.0 / n))))
+        bound = _exact_bound(w[w > 0], n.astype(float))
         total = int(n.sum())
         count = total if values[0] == 1 else 0
         return bound, f"{count} of {total} replications: judged with the exact 95% bound"
