@@ -414,6 +414,22 @@ def test_heatmap_makes_room_for_long_names(names, title):
     assert short.figure.get_size_inches() == pytest.approx((1.6 + 0.9 * k, 1.2 + 0.8 * k))
 
 
+@pytest.mark.parametrize("length", [45, 150])
+def test_a_new_heatmap_s_long_title_stays_within_its_width(length):
+    # the figure was widened for the title beside the names, but the square image, bounded
+    # by the height, stayed narrow and the title centred on it ran past the right edge
+    title = ("P(row learner practically better than column learner) " * 3)[:length]
+    ax = plot_pairwise_heatmap(
+        np.array([[np.nan, 0.7], [0.2, np.nan]]), ["svm", "knn"], title=title
+    )
+    _, renderer = _heatmap_texts(ax)
+    box, figure = ax.title.get_window_extent(renderer), ax.figure.bbox
+    assert figure.x0 <= box.x0 and box.x1 <= figure.x1
+    # the image widens for up to 4 inches of title: 45 characters stand on one line
+    assert text_width(ax.get_title(), mpl.rcParams["axes.titlesize"]) <= 4 * 72
+    assert ("\n" in ax.get_title()) is (length > 45)
+
+
 def test_heatmap_names_on_a_caller_s_axes_take_a_size_that_fits_its_rows():
     # on half of a 10 x 5 inch figure, five names of up to 56 characters: the lines the
     # rows hold at the default size were too few to wrap them, the layout gave up and six

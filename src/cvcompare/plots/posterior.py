@@ -563,21 +563,26 @@ def _heatmap_labels(names: Sequence[str], ax: Axes | None) -> tuple[list[str], f
         size = max(size - 1.0, _HEATMAP_MIN_FONT)
 
 
-def _heatmap_size(labels: Sequence[str], size: float, title: str | None) -> tuple[float, float]:
-    """Width and height in inches of a new heat map's figure: each learner's row and column
-    hold its name's lines (at least :data:`_HEATMAP_CELL_INCHES`), the names stand beside
-    the rows and below the columns, and the title's widest line (up to 4 inches) fits above
-    the image beside the names and the colour bar."""
+def _heatmap_size(
+    labels: Sequence[str], size: float, title: str | None
+) -> tuple[tuple[float, float], float]:
+    """The size in inches of a new heat map's figure, and the width in points of its image:
+    each learner's row and column hold its name's lines (at least
+    :data:`_HEATMAP_CELL_INCHES`), the image and half the colour bar on each side hold the
+    title's widest line up to 4 inches, the names stand beside the rows and below the
+    columns, and the margins (the axis labels, one line of title, the colour bar) grow with
+    the font."""
     k = len(labels)
     lines = max(label.count("\n") + 1 for label in labels)
     side = max(_HEATMAP_CELL_INCHES, lines * _LINE_SPACING * size / _DIAGONAL / 72.0)
-    widest = max(text_width(label, size) for label in labels) / 72.0
-    extra = max(widest - 0.5, 0.0)  # the default room holds names of half an inch
-    width = 1.6 + (side + 0.1) * k + extra
     if title:
         heading = min(text_width(title, mpl.rcParams["axes.titlesize"]), 288.0)
-        width = max(width, widest + (_MARGIN_POINTS + _COLORBAR_POINTS + heading) / 72.0 + 0.2)
-    return width, 1.2 + side * k + _DIAGONAL * extra
+        side = max(side, (heading - _COLORBAR_POINTS) / 72.0 / k)
+    widest = max(text_width(label, size) for label in labels) / 72.0
+    extra = max(widest - 0.5, 0.0)  # the default room holds names of half an inch
+    scale = size / 10.0  # the margins were set for names of 10 points
+    width = 1.6 * scale + (side + 0.1) * k + extra
+    return (width, 1.2 * scale + side * k + _DIAGONAL * extra), 72.0 * side * k
 
 
 def plot_pairwise_heatmap(
@@ -625,7 +630,8 @@ def plot_pairwise_heatmap(
     new = ax is None
     labels, size = _heatmap_labels(names, ax)
     if new:
-        ax = _axes(None, _heatmap_size(labels, size, title))
+        figsize, image_width = _heatmap_size(labels, size, title)
+        ax = _axes(None, figsize)
     image = ax.imshow(np.ma.masked_invalid(m), vmin=0.0, vmax=1.0, cmap="viridis")
     image.set_gid("heatmap")
     for i, j in zip(*np.nonzero(gaps), strict=True):
@@ -648,9 +654,13 @@ def plot_pairwise_heatmap(
     ax.set_xlabel("second learner")
     ax.set_ylabel("first learner")
     ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
-    _set_title(ax, title, beside=_COLORBAR_POINTS)
-    if new and title:  # a new figure grows by the title's lines beyond the first
+    if new and title:
+        # a new figure's title, centred on the image, is as wide as the image and half the
+        # colour bar on each side at most, and the figure grows by its lines beyond the first
         points = FontProperties(size=mpl.rcParams["axes.titlesize"]).get_size_in_points()
+        ax.set_title(wrap_text(title, image_width + _COLORBAR_POINTS, points))
         extra = ax.get_title().count("\n") * _LINE_SPACING * points / 72.0
         ax.figure.set_figheight(ax.figure.get_figheight() + extra)
+    else:
+        _set_title(ax, title, beside=_COLORBAR_POINTS)
     return ax
