@@ -915,8 +915,13 @@ def test_a_share_of_no_replication_allows_its_exact_bound(metric, value, expecte
     row = comparison_table([spec], {"T-small": agg}).iloc[0]
     assert bool(row.consistent) is expected
     if metric == "power":
-        assert 1 - 0.025 ** (1 / 40) == pytest.approx(0.0881, abs=5e-5)
         assert row.note == "0 of 80 replications: judged with the exact 95% bound."
+        # the verdict turns exactly at the bound of 0 in 80
+        bound = 1 - 0.025 ** (1 / 80)
+        for paper, consistent in ((bound - 1e-6, True), (bound + 1e-6, False)):
+            raw["paper_numbers"][0]["value"] = paper
+            row = comparison_table([spec_of(raw)], {"T-small": agg}).iloc[0]
+            assert bool(row.consistent) is consistent
     else:
         assert row.note == ""
 
