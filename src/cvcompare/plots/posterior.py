@@ -661,6 +661,11 @@ def plot_pairwise_heatmap(
         ax.set_title(wrap_text(title, image_width + _COLORBAR_POINTS, points))
         extra = ax.get_title().count("\n") * _LINE_SPACING * points / 72.0
         ax.figure.set_figheight(ax.figure.get_figheight() + extra)
+        # constrained layout places a title of several lines above a square image only
+        # from its second pass (the first put a three-line title a few pixels past the
+        # figure's top): lay the figure out once here, so that every later draw is a
+        # second pass
+        ax.figure.draw_without_rendering()
     else:
         _set_title(ax, title, beside=_COLORBAR_POINTS)
     return ax
