@@ -10,6 +10,7 @@ PNG at 90 dpi.
 
 from __future__ import annotations
 
+import hashlib
 import io
 
 import numpy as np
@@ -36,10 +37,20 @@ def _png(ax) -> bytes:
     return buffer.getvalue()
 
 
+def _slug_name(name: str) -> str:
+    """``name`` with each character other than a letter or digit as ``_``, followed, where
+    that changed it, by ``_`` and 8 hex digits of its hash, so that names differing only in
+    those characters (``"svm rbf"``, ``"svm,rbf"``) do not share a file name."""
+    plain = "".join(c if c.isalnum() else "_" for c in name)
+    if plain == name:
+        return plain
+    return f"{plain}_{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
 def _slug(*names: str) -> str:
-    """The names joined by hyphens, each character other than a letter or digit as ``_``: the
-    start of a file name."""
-    return "-".join("".join(c if c.isalnum() else "_" for c in n) for n in names)
+    """The names, each made safe by :func:`_slug_name`, joined by hyphens: the start of a
+    file name."""
+    return "-".join(_slug_name(n) for n in names)
 
 
 #: Quantiles of the posterior predictive between which its density is drawn (99% of it).
