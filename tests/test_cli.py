@@ -372,6 +372,15 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
             ["compare", "{csv}", "--a", "rf", "--b", "svm", "--test", "sign", "--n-samples", "0"],
             "--n-samples: expected a positive integer, got '0'",
         ),
+        # nor a test that does not use rho a bad rho
+        (
+            ["compare", "{csv}", "--a", "rf", "--b", "svm", "--test", "sign", "--rho", "1.5"],
+            "--rho: expected a number in [0, 1), got '1.5'",
+        ),
+        (
+            ["report", "{csv}", "-o", "{tmp}/r", "--rho", "nan"],
+            "--rho: expected a number in [0, 1)",
+        ),
         (["rank", "{csv}", "--cd-diagram", "{tmp}/cd.nosuchformat"], "--cd-diagram: cannot write"),
         (
             ["report", "{csv}", "-o", "", "--no-hierarchical"],

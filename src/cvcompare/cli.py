@@ -520,6 +520,18 @@ def _size(text: str) -> float:
     return value
 
 
+def _rho(text: str) -> float:
+    """``--rho``: the correlation ``n_test / n_total``, a number in [0, 1), checked whether
+    or not the tests asked for use it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}") from None
+    if not 0 <= value < 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}")
+    return value
+
+
 def _rope(text: str) -> tuple[float, float]:
     """``--rope``: a half-width (``0.01``: the rope [-0.01, 0.01]) or the two ends
     ``LOW,HIGH`` of an asymmetric rope (``--rope=-0.01,0.02``)."""
@@ -615,7 +627,7 @@ def _model_options() -> _Parser:
     )
     model.add_argument(
         "--rho",
-        type=float,
+        type=_rho,
         default=None,
         help="correlation n_test/n_total of the cross-validation (default 0.1, i.e. 10 folds; "
         "required when the number of fold results is not a multiple of 10)",
