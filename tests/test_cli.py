@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,7 +17,9 @@ import pytest
 from scipy import stats
 from shared_data import REAL, needs_real
 
+from cvcompare import cli
 from cvcompare.cli import TESTS, main
+from cvcompare.hierarchical import ConvergenceWarning
 from cvcompare.report.analysis import difference_scale
 
 
@@ -680,3 +683,20 @@ def test_rank_names_the_better_learner_of_each_different_pair(tmp_path, capsys, 
     different = {r["significantly_different"]: r["better"] for r in result if "better" in r}
     first, second = sorted(("b", "c"), key=order.index)
     assert different == {f"{first} vs {second}": "c"}
+
+
+def test_a_warning_of_a_run_is_one_line_in_the_programs_words(capsys, small_csv, monkeypatch):
+    # e.g. the hierarchical model's ConvergenceWarning: no source file, line or code
+    run = cli.run_test
+
+    def warn_then_run(*args, **kwargs):
+        warnings.warn(
+            "hierarchical model: 1 divergent transition(s)", ConvergenceWarning, stacklevel=2
+        )
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "run_test", warn_then_run)
+    code, out, err = _run(capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm")
+    assert code == 0 and out
+    assert "cvcompare: warning: hierarchical model: 1 divergent transition(s)\n" in err
+    assert ".py" not in err and "ConvergenceWarning" not in err

@@ -770,6 +770,12 @@ def _user_names(message: str) -> str:
     return f"{_USER_NAMES[name]}: {rest}" if sep and name in _USER_NAMES else message
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Show a warning of a run (e.g. the hierarchical model's ``ConvergenceWarning``) as one
+    line in the program's words, without the source file, line and code that Python adds."""
+    print(f"cvcompare: warning: {_user_names(str(message))}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cvcompare`` command line.
 
@@ -787,7 +793,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
-        rows = args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            rows = args.run(args)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     except (_ArgumentError, ValueError, TypeError, OSError, ImportError) as exc:
