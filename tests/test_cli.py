@@ -700,3 +700,14 @@ def test_a_warning_of_a_run_is_one_line_in_the_programs_words(capsys, small_csv,
     assert code == 0 and out
     assert "cvcompare: warning: hierarchical model: 1 divergent transition(s)\n" in err
     assert ".py" not in err and "ConvergenceWarning" not in err
+
+
+@pytest.mark.parametrize("name", ["scores.txt", "scores"])
+def test_a_tidy_csv_whose_name_does_not_end_in_csv_is_named_as_such(
+    capsys, small_csv, tmp_path, name
+):
+    path = tmp_path / name
+    path.write_text(small_csv.read_text())
+    code, out, err = _run(capsys, "rank", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "looks like a tidy CSV" in err and "name ending in .csv" in err

@@ -105,6 +105,19 @@ class _Parser(argparse.ArgumentParser):
         raise _ArgumentError(message)
 
 
+def _csv_hint(path: str) -> str:
+    """A hint for a file read in the block format whose first line is a tidy CSV's header
+    (``learner,dataset,fold,score``), else nothing."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header = {name.strip() for name in handle.readline().split(",")}
+    if {"learner", "dataset", "fold", "score"} <= header:
+        return (
+            "; FILE looks like a tidy CSV, which is read as one only under a name ending in "
+            ".csv (any other name is read in the block format of accuracies.txt)"
+        )
+    return ""
+
+
 def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -> pd.DataFrame:
     """Read FILE: a tidy CSV (as fractions), or the percent block format otherwise.
 
@@ -122,7 +135,10 @@ def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -
         raise _ArgumentError("--scale raw: the block format holds accuracies in percent")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
-        table = read_accuracies(path, duplicates=duplicates, as_fraction=as_fraction)
+        try:
+            table = read_accuracies(path, duplicates=duplicates, as_fraction=as_fraction)
+        except ValueError as exc:
+            raise _ArgumentError(f"{exc}{_csv_hint(path)}") from None
     for warning in caught:  # the reader's notes (a repeated data set dropped) in its words
         if issubclass(warning.category, UserWarning):
             print(f"cvcompare: note: {_user_names(str(warning.message))}", file=sys.stderr)
