@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -432,6 +433,9 @@ def test_compare_hierarchical_on_small_csv(capsys, small_csv):
     assert row["p_left"] + row["p_rope"] + row["p_right"] == pytest.approx(1.0)
     # rf beats knn by 0.05 on every data set (sd 0.014 per fold): far right of the rope
     assert row["decision"] == "right" and row["n_datasets"] == 8
+    # the sampler's diagnostics are part of the row
+    assert row["diag_ok"] is True and row["divergences"] == 0
+    assert 1 <= row["rhat_max"] < 1.01 and row["ess_min"] >= 400
 
 
 class _Terminal(io.StringIO):
@@ -696,10 +700,31 @@ def test_a_warning_of_a_run_is_one_line_in_the_programs_words(capsys, small_csv,
         return run(*args, **kwargs)
 
     monkeypatch.setattr(cli, "run_test", warn_then_run)
-    code, out, err = _run(capsys, "compare", str(small_csv), "--a", "rf", "--b", "svm")
+    code, out, err = _run(capsys, "compare", str(small_csv), "--all-pairs", "--test", "sign")
     assert code == 0 and out
-    assert "cvcompare: warning: hierarchical model: 1 divergent transition(s)\n" in err
+    # one line per comparison, naming it: with --all-pairs, which fit failed
+    pairs = [" vs ".join(pair) for pair in itertools.combinations(("rf", "svm", "knn"), 2)]
+    assert err.splitlines() == [
+        f"cvcompare: warning: {pair} (sign): hierarchical model: 1 divergent transition(s)"
+        for pair in pairs
+    ]
     assert ".py" not in err and "ConvergenceWarning" not in err
+
+
+def test_a_warning_outside_the_comparisons_is_one_line_too(capsys, small_csv, monkeypatch):
+    # e.g. a font without a glyph of a learner's name, while the report draws
+    build = cli.build_report
+
+    def warn_then_build(*args, **kwargs):
+        warnings.warn("Glyph 23383 missing from font(s) DejaVu Sans.", UserWarning, stacklevel=2)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "build_report", warn_then_build)
+    args = ("report", str(small_csv), "-o", str(small_csv.parent / "out"), "--no-hierarchical")
+    code, _, err = _run(capsys, *args, "--n-samples", "100")
+    assert code == 0, err
+    assert "cvcompare: warning: Glyph 23383 missing from font(s) DejaVu Sans.\n" in err
+    assert ".py" not in err and "UserWarning" not in err
 
 
 @pytest.mark.parametrize("name", ["scores.txt", "scores"])

@@ -171,6 +171,16 @@ def test_diagnostics_report_and_warn_every_problem():
     assert "3 divergent" in text and "1 transition(s) hit the maximum tree depth" in text
     with pytest.warns(ConvergenceWarning, match="3 divergent"):
         diag.warn()
+    # as a result row's columns: the worst R-hat and effective sample size over the
+    # top-level parameters, bulk or tail
+    columns = diag.columns()
+    assert columns == {
+        "diag_ok": False,
+        "rhat_max": diag.rhat["sigma0"],
+        "ess_min": min(diag.ess_bulk["sigma0"], diag.ess_tail["sigma0"]),
+        "divergences": 3,
+    }
+    assert columns["rhat_max"] > max(rhat(good["delta0"]), 1.01)
 
 
 def test_diagnostics_refuse_bad_draws():

@@ -19,7 +19,7 @@ from cvcompare.cli import main
 from cvcompare.io import fold_differences, mean_differences, read_csv_scores
 from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
 from cvcompare.report.analysis import correlated_t_tallies, seed_key
-from cvcompare.report.sentences import pair_lines
+from cvcompare.report.sentences import pair_lines, short_decision
 from cvcompare.stats import (
     bayesian_sign_test,
     bayesian_signed_rank,
@@ -706,7 +706,18 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         "a", "b", fit, (-0.01, 0.01), 0.95
     )
     assert sentence in page.markdown
-    assert f"Stan runner '{fit.runner}'" in page.markdown and "max R-hat" in page.markdown
+    assert f"Stan runner '{fit.runner}'" in page.markdown
+    # R-hat to the digits its limit 1.01 is checked to, over one fit
+    assert f"over 1 fit: max R-hat {max(fit.diagnostics.rhat.values()):.4f}," in page.markdown
+    # a fit that failed its diagnostics says so beside its decision (600 draws rarely give
+    # a tail ESS of 400; here R-hat of nu 1.0125 and tail ESS of sigma0 and nu 264 and 324)
+    (line,) = [x for x in page.markdown.splitlines() if sentence in x]
+    assert fit.diagnostics.problems  # the case this test is for
+    assert line.endswith(
+        f" (the fit failed its diagnostics: {'; '.join(fit.diagnostics.problems)})"
+    )
+    # and in the table of decisions
+    assert f"| {short_decision('a', 'b', fit, 0.95)} (diagnostics failed) |" in page.markdown
     assert {"a-b-hierarchical-density.png", "a-b-shrinkage.png"} <= set(page.figures)
     # the predictive density's mass in the rope is the mean over the draws of the Student-t
     # masses there (closed form); trapezoid rule on a fine grid

@@ -21,8 +21,10 @@ are two-sided; they decide where p < --alpha, for the learner their statistic fa
 defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints it in the
 rows of the tests that use it) and must be given when the number of fold results per data
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
-tests are Holm-adjusted over the pairs (pvalue_holm) and decide. Bad input ends the program
-with a one-line message naming the option or column and exit status 2.
+tests are Holm-adjusted over the pairs (pvalue_holm) and decide. The hierarchical model's
+rows carry its sampler's diagnostics (diag_ok, rhat_max, ess_min, divergences); a fit that
+fails them is also named in a warning on stderr. Bad input ends the program with a
+one-line message naming the option or column and exit status 2.
 
 References: Corani & Benavoli (2015), Secs. 2-3 (correlated t-test, Poisson test); Benavoli
 et al. (2014) (Bayesian signed-rank tests); Benavoli et al. (2017), Sec. 5 (signed-rank and
@@ -255,9 +257,12 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
 
 
 def _rows_hierarchical(res, datasets, args) -> list[Row]:
+    """The probabilities and decision, the sampler's diagnostics (``diag_ok``, ``rhat_max``,
+    ``ess_min``, ``divergences``: :meth:`.HierarchicalDiagnostics.columns`) and the runner."""
     (row,) = _rows_bayes(res, datasets, args)
     return [
         row
+        | res.diagnostics.columns()
         | {
             "runner": res.runner,
             "runner_version": res.runner_version,
@@ -348,7 +353,12 @@ def _compare(args: argparse.Namespace) -> list[Row]:
             _check_default_rho(args, x.shape[1], tests)
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
-                res = run_test(test, x, _settings(args, size), a, b)
+                with warnings.catch_warnings(record=True) as caught:
+                    res = run_test(test, x, _settings(args, size), a, b)
+                for caught_warning in caught:  # e.g. a fit that failed its diagnostics
+                    _warning_line(
+                        f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"
+                    )
                 rho = {"rho": args.rho} if test in _RHO_TESTS else {}
                 for row in _ROWS[test](res, datasets, args):
                     rows.append(
@@ -786,10 +796,15 @@ def _user_names(message: str) -> str:
     return f"{_USER_NAMES[name]}: {rest}" if sep and name in _USER_NAMES else message
 
 
+def _warning_line(text: str) -> None:
+    """Print a warning as one line on stderr."""
+    print(f"cvcompare: warning: {text}", file=sys.stderr)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Show a warning of a run (e.g. the hierarchical model's ``ConvergenceWarning``) as one
+    """Show a warning of a run (e.g. a font without a glyph of a learner's name) as one
     line in the program's words, without the source file, line and code that Python adds."""
-    print(f"cvcompare: warning: {_user_names(str(message))}", file=sys.stderr)
+    _warning_line(_user_names(str(message)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

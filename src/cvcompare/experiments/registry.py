@@ -473,7 +473,6 @@ def fit_row(res: Any) -> dict[str, Any]:
     """
     p_left, p_rope, p_right = res.probs()
     d0_left, d0_rope, d0_right = res.delta0_probs
-    diag = res.diagnostics
     return {
         "p_left": p_left,
         "p_rope": p_rope,
@@ -481,10 +480,7 @@ def fit_row(res: Any) -> dict[str, Any]:
         "delta0_p_left": d0_left,
         "delta0_p_rope": d0_rope,
         "delta0_p_right": d0_right,
-        "diag_ok": bool(diag.ok),
-        "rhat_max": max(diag.rhat.values()),
-        "ess_min": min(min(diag.ess_bulk.values()), min(diag.ess_tail.values())),
-        "divergences": int(diag.divergences),
+        **res.diagnostics.columns(),
         "runner": str(res.runner),
         "runner_version": str(res.runner_version),
     }

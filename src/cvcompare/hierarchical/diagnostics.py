@@ -277,6 +277,17 @@ class HierarchicalDiagnostics:
         """True when the fit passes :data:`PASS_RULE`."""
         return not self.problems
 
+    def columns(self) -> dict[str, bool | float | int]:
+        """The diagnostics as the columns of a result row: ``diag_ok`` (:attr:`ok`),
+        ``rhat_max`` (the largest R-hat), ``ess_min`` (the smallest bulk or tail effective
+        sample size) and ``divergences``."""
+        return {
+            "diag_ok": self.ok,
+            "rhat_max": max(self.rhat.values()),
+            "ess_min": min(min(self.ess_bulk.values()), min(self.ess_tail.values())),
+            "divergences": self.divergences,
+        }
+
     @classmethod
     def from_draws(
         cls,

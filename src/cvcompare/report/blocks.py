@@ -73,11 +73,7 @@ def _summary_table(results: ComparisonResults):
             [
                 p.first,
                 p.second,
-                short_decision(p.first, p.second, p.hierarchical, thr)
-                if p.hierarchical
-                else "not fitted"
-                if p.hierarchical_skipped
-                else "not run",
+                _hierarchical_cell(p, thr),
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
                 idp,
@@ -87,6 +83,16 @@ def _summary_table(results: ComparisonResults):
             ]
         )
     return header, rows
+
+
+def _hierarchical_cell(pair: PairResult, threshold: float) -> str:
+    """The hierarchical model's cell: its decision, marked where the fit failed its
+    sampler's diagnostics; or why there is none."""
+    fit = pair.hierarchical
+    if fit is None:
+        return "not fitted" if pair.hierarchical_skipped else "not run"
+    decision = short_decision(pair.first, pair.second, fit, threshold)
+    return decision if fit.diagnostics.ok else f"{decision} (diagnostics failed)"
 
 
 def _two_sided_cell(pair: PairResult, test: str, alpha: float) -> str:
@@ -282,7 +288,8 @@ def _hierarchical_line(fits: list, s: Settings) -> str:
     return (
         f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
         f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
-        f"'{fits[0].runner}'; over {len(fits)} fits: max R-hat {worst_rhat:.3f}, min bulk "
+        f"'{fits[0].runner}'; over {len(fits)} fit{'s' * (len(fits) > 1)}: max R-hat "
+        f"{worst_rhat:.4f}, min bulk "
         f"ESS {min_ess:.0f}, {divergences} divergent transitions"
         + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
     )

@@ -173,9 +173,11 @@ def pair_lines(pair: PairResult, settings) -> list[str]:
     a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
     lines = []
     if pair.hierarchical is not None:
+        problems = pair.hierarchical.diagnostics.problems
         lines.append(
             "Hierarchical model (next data set): "
             + bayes_sentence(a, b, pair.hierarchical, rope, thr)
+            + (f" (the fit failed its diagnostics: {'; '.join(problems)})" if problems else "")
         )
     elif pair.hierarchical_skipped:
         lines.append(f"Hierarchical model: {pair.hierarchical_skipped}")
