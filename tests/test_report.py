@@ -828,3 +828,28 @@ def test_learners_whose_names_differ_only_in_punctuation_get_their_own_figures()
     assert len(referenced) == len(set(referenced)) == len(page.figures)
     embedded = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page.html)
     assert len(set(embedded)) == len(embedded)
+
+
+@pytest.mark.parametrize(("q", "reachable"), [(8, False), (12, True)])
+def test_report_says_when_the_rank_tests_cannot_reach_significance(q, reachable):
+    # five learners 0.01 apart (0.0045 a data set's standard error): no Wilcoxon or sign
+    # p-value is below the exact tests' smallest, 2 / 2^q, and Holm's adjustment over the 10
+    # pairs multiplies the smallest p-value by 10, so with 8 data sets no pair can be
+    # significant at 0.05 (0.078); with 12 (0.0049) every pair is, here
+    learners = tuple((f"l{i}", 0.01 * i) for i in range(5))
+    results = compare_learners(_table(q=q, learners=learners), hierarchical=False, n_samples=200)
+    floor = 10 * 2 / 2**q
+    for pair in results.pairs:
+        assert pair.holm_floor == pytest.approx({"wilcoxon": floor, "sign": floor}, rel=1e-12)
+        assert min(pair.holm.values()) >= floor * (1 - 1e-12)  # Holm never goes below it
+        assert (pair.holm["wilcoxon"] < 0.05) is reachable
+    markdown = build_report(results).markdown
+    note = (
+        f"With {q} data sets and 10 pairs, the Wilcoxon signed-rank and sign tests cannot find "
+        "a significant difference at 0.05: the smallest p-value these data sets allow (every "
+        f"data set favouring one learner), times 10 pairs for Holm's adjustment, is {floor:.3g}."
+    )
+    assert (note in markdown) is not reachable
+    reach = "out of reach on these data sets: no p-value, Holm-adjusted over the pairs, can be "
+    reach += f"below {floor:.3g})"
+    assert markdown.count(reach) == (0 if reachable else 2 * 10)  # both tests, every pair

@@ -196,6 +196,13 @@ class PairResult:
         The Bayesian hierarchical model (Corani et al. 2017), when asked for and fitted.
     holm : dict of str to float
         Holm-adjusted p-values of the Wilcoxon and sign tests across all pairs.
+    holm_floor : dict of str to float
+        The smallest Holm-adjusted p-value that the Wilcoxon and sign tests can give to any
+        pair on these data sets: the number of pairs times the smallest p-value of any pair
+        when every data set favours the same learner (the test of the absolute mean
+        differences, ties and zeros as they are), at most 1. Where it is at least alpha, no
+        pair can differ significantly by that test (e.g. 8 data sets and 10 pairs: 10 x
+        2 / 2^8 = 0.078).
     hierarchical_skipped : str
         Why the hierarchical model was not fitted to this pair although asked for (empty
         otherwise).
@@ -216,6 +223,7 @@ class PairResult:
     idp: IDPSignedRankPosterior | None = None
     hierarchical: HierarchicalResult | None = None
     holm: dict[str, float] = field(default_factory=dict)
+    holm_floor: dict[str, float] = field(default_factory=dict)
     hierarchical_skipped: str = ""
 
     @property
@@ -571,14 +579,22 @@ _NO_SCALE = (
 )
 
 
+#: The two-sided tests across data sets, by their field of :class:`PairResult`.
+_TWO_SIDED = {"wilcoxon": wilcoxon_test, "sign": sign_test}
+
+
 def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
-    """Holm-adjust the Wilcoxon and sign p-values over the family of all pairs."""
+    """Holm-adjust the Wilcoxon and sign p-values over the family of all pairs, with the
+    smallest adjusted p-value the family allows (``PairResult.holm_floor``)."""
     if pairs[0].wilcoxon is None:
         return pairs
-    adjusted = {
-        test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in ("wilcoxon", "sign")
+    adjusted = {test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in _TWO_SIDED}
+    # Holm's smallest adjusted p-value is the number of pairs times the smallest p-value
+    floor = {
+        test: min(1.0, len(pairs) * min(run(np.abs(p.means), scale="raw").pvalue for p in pairs))
+        for test, run in _TWO_SIDED.items()
     }
     return [
-        replace(p, holm={test: float(adjusted[test][i]) for test in adjusted})
+        replace(p, holm={test: float(adjusted[test][i]) for test in adjusted}, holm_floor=floor)
         for i, p in enumerate(pairs)
     ]

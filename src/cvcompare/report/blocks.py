@@ -235,9 +235,32 @@ def _decisions(
             "test favours (the larger rank sum, the more wins).",
         ),
     ]
+    blocks += [("p", note) for note in _out_of_reach(results)]
     if len(results.learners) >= 3:
         blocks += _figure_blocks(heatmap_figures(results), figures)
     return blocks
+
+
+def _out_of_reach(results: ComparisonResults) -> list[str]:
+    """A note where the data sets and pairs leave the Wilcoxon or sign test no p-value below
+    alpha after Holm's adjustment (``PairResult.holm_floor``), else nothing."""
+    alpha, pair, n = results.settings.alpha, results.pairs[0], len(results.pairs)
+    names = {"wilcoxon": "Wilcoxon signed-rank", "sign": "sign"}
+    out = {names[test]: floor for test, floor in pair.holm_floor.items() if floor >= alpha}
+    if not out:
+        return []
+    tests = " and ".join(out) + " test" + "s" * (len(out) > 1)
+    if len(set(out.values())) == 1:
+        floors = f"{next(iter(out.values())):.3g}"
+    else:
+        floors = " and ".join(f"{floor:.3g} ({name})" for name, floor in out.items())
+    holm = f", times {n} pairs for Holm's adjustment," if n > 1 else ""
+    pairs = f" and {n} pairs" if n > 1 else ""
+    return [
+        f"With {pair.q} data sets{pairs}, the {tests} cannot find a significant difference at "
+        f"{alpha:g}: the smallest p-value these data sets allow (every data set favouring "
+        f"one learner){holm} is {floors}."
+    ]
 
 
 def _ttest_details(pair: PairResult, s: Settings) -> tuple:

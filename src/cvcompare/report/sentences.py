@@ -106,10 +106,11 @@ def short_decision(first: str, second: str, result, threshold: float) -> str:
     }[result.decision(threshold)]
 
 
-def _freq_sentence(first, second, name, res, side, adjusted, alpha) -> str:
+def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -> str:
     """A frequentist test's decision in words; the sign of ``side`` says which learner its
-    statistic favours (positive: the first) and ``adjusted`` is its Holm-adjusted p-value
-    (None for a single test)."""
+    statistic favours (positive: the first), ``adjusted`` is its Holm-adjusted p-value
+    (None for a single test) and ``floor`` the smallest adjusted p-value the data sets and
+    pairs allow (``PairResult.holm_floor``), named where it is not below ``alpha``."""
     better = first if side > 0 else second
     adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
     p = res.pvalue if adjusted is None else adjusted
@@ -118,7 +119,13 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha) -> str:
             f"{name}: {first} and {second} differ significantly, {better} better "
             f"(p = {res.pvalue:.3g}{adj})"
         )
-    return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj})"
+    reach = (
+        f"; out of reach on these data sets: no p-value, Holm-adjusted over the pairs, can "
+        f"be below {floor:.3g}"
+        if floor >= alpha
+        else ""
+    )
+    return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj}{reach})"
 
 
 #: Why the IDP test can decide for a learner where the tests with a rope find equivalence.
@@ -202,8 +209,11 @@ def pair_lines(pair: PairResult, settings) -> list[str]:
         )
         for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
             res = getattr(pair, test)
+            floor = pair.holm_floor.get(test, 0.0)
             lines.append(
-                _freq_sentence(a, b, name, res, res.side, pair.holm.get(test), settings.alpha)
+                _freq_sentence(
+                    a, b, name, res, res.side, pair.holm.get(test), settings.alpha, floor
+                )
             )
     else:
         res, post = pair.ttests[0]
