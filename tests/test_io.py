@@ -93,6 +93,9 @@ def test_block_format_parsing_and_errors(tmp_path):
         "a\n d1 50 x\n": "must be numbers",
         "a\n d1 50 160\n": r"\[0, 100\]",
         "a\n d1 50 60\n d2 50\n": "has 1 folds",
+        # the first data line sets the number of folds, and the message names it
+        "a\n d1 50\n d2 50 60\n": r":3: 'd2' has 2 folds, the first data line, 'd1' \(line 2\)",
+        "a\n d1 50 nan\n": "must be finite numbers, found nan",
         "a\n d1 50 60\nb\n d2 50 60\n": "same data sets",
         "a\n d1 50 60\n d1 50 61\n": "different accuracies",
         # fractions in the percent format would be read as accuracies below 1%

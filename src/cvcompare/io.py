@@ -100,6 +100,7 @@ def read_accuracies(
     dropped: list[str] = []
     current: str | None = None
     n_folds: int | None = None
+    first_line = ""  # the first data line, which sets n_folds
     for lineno, line in enumerate(path.read_text().splitlines(), start=1):
         tokens = line.split()
         if not tokens:
@@ -117,15 +118,21 @@ def read_accuracies(
             values = np.array([float(t) for t in tokens[1:]])
         except ValueError:
             raise ValueError(f"{path}:{lineno}: accuracies of {name!r} must be numbers") from None
-        if not np.all(np.isfinite(values)) or np.any((values < 0) | (values > 100)):
+        if not np.all(np.isfinite(values)):
+            raise ValueError(
+                f"{path}:{lineno}: accuracies of {name!r} must be finite numbers, found "
+                f"{values[~np.isfinite(values)][0]}"
+            )
+        if np.any((values < 0) | (values > 100)):
             raise ValueError(
                 f"{path}:{lineno}: accuracies of {name!r} must lie in [0, 100] (percent)"
             )
         if n_folds is None:
-            n_folds = values.size
+            n_folds, first_line = values.size, f"{name!r} (line {lineno})"
         elif values.size != n_folds:
             raise ValueError(
-                f"{path}:{lineno}: {name!r} has {values.size} folds, earlier lines have {n_folds}"
+                f"{path}:{lineno}: {name!r} has {values.size} folds, the first data line, "
+                f"{first_line}, has {n_folds}: every line needs as many"
             )
         block = blocks[current]
         if name in block:
@@ -168,7 +175,9 @@ def read_accuracies(
     if np.all(table["accuracy"] <= 1):
         raise ValueError(
             f"{path}: every accuracy lies in [0, 1]; the format holds percentages, and these "
-            "look like fractions (read a file of fractions as a tidy CSV with read_csv_scores)"
+            "look like fractions (give fractions as a tidy CSV, columns learner, dataset, "
+            "fold, score: read_csv_scores reads it, and the command line under a name ending "
+            "in .csv)"
         )
     if as_fraction:
         table["accuracy"] /= 100.0
