@@ -387,6 +387,31 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"table: add `metric` to the rows or columns, .* \(metrics shown: \['power', 'gap'\]\)",
         ),
         (lambda r: r["source"].update(paper="001"), r"source.paper: '001' is not one of"),
+        # an entry the metric's kind does not read would be ignored
+        (
+            lambda r: r["metrics"][0].update(threshold=0.5),
+            r"metric 'power': a rate metric does not read `threshold` \(read only by "
+            r"share_above and paired_difference\)",
+        ),
+        (
+            lambda r: r["metrics"][0].update(baseline="signed_rank"),
+            r"metric 'power': a rate metric does not read `baseline`",
+        ),
+        (
+            lambda r: (r["metrics"][0].pop("column"), r["metrics"][0].update(columns=["reject"])),
+            r"metric 'power': a rate metric does not read `columns`",
+        ),
+        # two axes setting one entry: the later one would silently win
+        (
+            lambda r: r["grid"].append({"name": "runs", "path": "cv.runs", "values": [3, 5]}),
+            r"grid axis 'runs': path 'cv.runs' is already set by the axis 'm'",
+        ),
+        (
+            lambda r: r["grid"].append(
+                {"name": "s", "values": ["a"], "sets": {"a": {"delta.value": 0.2}}}
+            ),
+            r"grid axis 's': path 'delta.value' is already set by the axis 'delta'",
+        ),
     ],
 )
 def test_bad_experiment_files_give_helpful_messages(edit, message):

@@ -31,6 +31,13 @@ __all__ = ["check_consistency"]
 #: Result columns that grid axes may not be named after (``q`` may be an axis).
 RESERVED_COLUMNS = COMMON_COLUMNS - {"q"}
 
+#: Metric entries that only some kinds read (the schema checks the other kinds' own keys).
+KIND_KEYS = {
+    "columns": ("share_above", "evidence"),
+    "threshold": ("share_above", "paired_difference"),
+    "baseline": ("paired_difference",),
+}
+
 
 def check_consistency(spec: ExperimentSpec, what: str) -> None:
     """Check that the parts of a schema-valid experiment file fit together.
@@ -97,10 +104,34 @@ def _check_grid(spec: ExperimentSpec, fail: Callable[[str], None]) -> None:
                     f"grid axis {axis.name!r}: by_fidelity.{fid} values {extra} are not "
                     f"among the axis values {list(axis.values)}"
                 )
+    _check_grid_paths(spec, fail)
     try:
         spec.points()
     except SpecError as exc:
         fail(str(exc))
+
+
+def _check_grid_paths(spec: ExperimentSpec, fail: Callable[[str], None]) -> None:
+    """Refuse an entry set by two grid axes, where the later one would silently win."""
+    setter: dict[str, str] = {}
+    for axis in spec.grid:
+        paths = {path for value in axis.values for path in axis.assignments(value)}
+        for path in sorted(paths):
+            if setter.setdefault(path, axis.name) != axis.name:
+                fail(
+                    f"grid axis {axis.name!r}: path {path!r} is already set by the axis "
+                    f"{setter[path]!r}; each entry may be set by one axis only"
+                )
+
+
+def _check_kind_keys(m: Mapping[str, Any], fail: Callable[[str], None]) -> None:
+    """Refuse an entry that the metric's kind does not read (it would be ignored)."""
+    for key, kinds in KIND_KEYS.items():
+        if key in m and m["kind"] not in kinds:
+            fail(
+                f"metric {m['id']!r}: a {m['kind']} metric does not read `{key}` (read "
+                f"only by {' and '.join(kinds)})"
+            )
 
 
 def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict[str, set[str]]:
@@ -154,6 +185,7 @@ def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict
                 f"metric {m['id']!r}: unknown kind {m['kind']!r} for a simulation; known: "
                 f"{sorted(METRIC_KINDS)}"
             )
+        _check_kind_keys(m, fail)
         used = list(m.get("tests", ids))
         given = [m["given"]["test"]] if "given" in m else []
         for tid in used + ([m["baseline"]] if "baseline" in m else []) + given:
