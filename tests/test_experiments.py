@@ -471,6 +471,22 @@ def test_the_power_figures_state_the_size_their_grey_line_marks():
     assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
 
 
+def test_the_power_figures_draw_each_number_of_runs_in_a_style_of_its_own():
+    # m = 1 dashed and the largest m solid, as in the paper; any other m must not look
+    # like either (a grid m = [1, 3, 10] drew m = 3 and m = 10 alike)
+    from cvcompare.plots.figures import FIGURES
+
+    raw = copy.deepcopy(SMALL)
+    raw["grid"][1]["values"] = [1, 3, 10]
+    raw["paper_numbers"][0]["at"]["m"] = 1
+    agg = _fake_aggregate(spec_of(raw)).assign(q=8)
+    (ax,) = FIGURES["figure_p_f2a"](agg, title="t").axes
+    styles = {c.get_label(): c.lines[0].get_linestyle() for c in ax.containers}
+    assert styles["signed-rank, m = 1"] == "--"
+    assert styles["signed-rank, m = 10"] == "-"
+    assert len({styles[f"signed-rank, m = {m}"] for m in (1, 3, 10)}) == 3
+
+
 def _equivalence_aggregate():
     """An aggregate of H-F2 / H-F3's metrics at q = 10 and 20 (every value 0.5 +- 0.1)."""
     return pd.DataFrame(

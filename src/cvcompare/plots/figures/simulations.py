@@ -14,6 +14,7 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -60,8 +61,9 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
     matplotlib.figure.Figure
         One panel per ``q`` (largest first): rejection rate against ``delta`` with
         squares for the Poisson-binomial test, circles for the signed-rank test, dashed
-        lines for ``m = 1`` and solid lines for ``m = 10`` runs, as in Corani & Benavoli
-        (2015), Fig. 2a; error bars are two Monte Carlo standard errors; the dotted grey
+        lines for ``m = 1`` and solid lines for the largest ``m`` (10 runs), as in Corani &
+        Benavoli (2015), Fig. 2a, and a style of its own (dash-dotted, dotted, ...) for
+        any other ``m``; error bars are two Monte Carlo standard errors; the dotted grey
         line is the tests' nominal size 0.05.
     """
     return _power_against_delta(
@@ -85,6 +87,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
     # a test of the experiment file's own (e.g. a sign test) gets a colour of its own
     others = [t for t in sorted(sel["test"].unique()) if t not in _COLORS]
     colors = _COLORS | dict(zip(others, itertools.cycle(_OTHER_COLORS)))
+    styles = _run_styles(sel["m"].unique())
     qs = sorted(sel["q"].unique(), reverse=True)
     fig = Figure(figsize=(5.0 * len(qs), 4.2), layout="constrained")
     axes = fig.subplots(1, len(qs), squeeze=False, sharey=True)[0]
@@ -98,7 +101,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
                 yerr=2 * g["se"],
                 marker=_MARKERS.get(test, "^"),
                 color=colors[test],
-                linestyle="--" if m == 1 else "-",
+                linestyle=styles[m],
                 capsize=2,
                 markersize=4,
                 label=f"{_LABELS.get(test, test)}, m = {m}",
@@ -132,6 +135,17 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
     if title:
         fig.suptitle(title)
     return fig
+
+
+def _run_styles(ms: Sequence[int]) -> dict[int, object]:
+    """Line style of each number of runs ``m``: dashed for 1, solid for the largest,
+    dash-dotted, dotted, then a dash followed by 2, 3, ... dots for the others in
+    increasing order, so that no two values share one."""
+    top = max(ms)
+    middle = sorted(m for m in ms if m not in (1, top))
+    named = dict(zip(middle, ("-.", ":"), strict=False))
+    styles = {m: named.get(m, (0, (4, 1.5) + (1, 1.5) * i)) for i, m in enumerate(middle)}
+    return styles | {top: "-", 1: "--"}
 
 
 def _draw_series(
