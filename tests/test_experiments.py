@@ -291,6 +291,11 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["grid"][0].update(paths=["delta.value"]),
             r"grid\[0\]: .* is valid under each of",
         ),
+        (
+            lambda r: r["grid"][0].pop("path"),
+            r"grid\[0\]: .* is not valid under any of the given schemas \(expected: a grid "
+            r"axis: \{name, values, and exactly one of path, paths or sets; by_fidelity\?\}\)",
+        ),
         # setting values, at every fidelity and grid point, as a job would check them
         (
             lambda r: r["tests"][1]["settings"].update(alternative="two_sided"),
