@@ -392,6 +392,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"table: add `metric` to the rows or columns, .* \(metrics shown: \['power', 'gap'\]\)",
         ),
         (lambda r: r["source"].update(paper="001"), r"source.paper: '001' is not one of"),
+        # a missing scenario is named, not the grid path it would hold
+        (lambda r: r.pop("scenario"), r"yaml: scenario: required by a simulation experiment"),
         # an entry the metric's kind does not read would be ignored
         (
             lambda r: r["metrics"][0].update(threshold=0.5),

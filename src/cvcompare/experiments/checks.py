@@ -72,6 +72,7 @@ def check_consistency(spec: ExperimentSpec, what: str) -> None:
                 f"analysis.function: unknown analysis {spec.analysis.function!r}; known: "
                 f"{sorted(ANALYSES)}"
             )
+    _check_parts(spec, fail)
     _check_grid(spec, fail)
     if spec.kind == "simulation":
         metric_labels = _check_simulation(spec, fail)
@@ -79,6 +80,21 @@ def check_consistency(spec: ExperimentSpec, what: str) -> None:
         metric_labels = _check_analysis(spec, fail)
     _check_outputs(spec, fail, metric_labels)
     _check_claims(spec, fail, metric_labels)
+
+
+def _check_parts(spec: ExperimentSpec, fail: Callable[[str], None]) -> None:
+    """The parts an experiment of its kind needs and those it does not take, checked before
+    the grid sets entries of them (a missing scenario is named as such)."""
+    simulation = spec.kind == "simulation"
+    if not simulation and spec.analysis is None:
+        fail("analysis: required by an `analysis` experiment")
+    for key in ("scenario", "replications", "tests"):
+        if simulation and not getattr(spec, key):
+            fail(f"{key}: required by a simulation experiment")
+        if not simulation and getattr(spec, key):
+            fail(f"{key}: not used by an `analysis` experiment (it has `analysis`)")
+    if simulation and spec.analysis is not None:
+        fail("analysis: only an `analysis` experiment has one (set `kind: analysis`)")
 
 
 def _check_grid(spec: ExperimentSpec, fail: Callable[[str], None]) -> None:
@@ -137,11 +153,6 @@ def _check_kind_keys(m: Mapping[str, Any], fail: Callable[[str], None]) -> None:
 def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict[str, set[str]]:
     from cvcompare.simulate.scenario import check_scenario
 
-    for key in ("scenario", "replications", "tests"):
-        if not getattr(spec, key):
-            fail(f"{key}: required by a simulation experiment")
-    if spec.analysis is not None:
-        fail("analysis: only an `analysis` experiment has one (set `kind: analysis`)")
     for p in spec.points():
         scenario = dict(p.scenario)
         if "q" not in scenario:
@@ -242,11 +253,6 @@ def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict
 def _check_analysis(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict[str, set[str]]:
     from cvcompare.experiments.analyses import ANALYSES
 
-    if spec.analysis is None:
-        fail("analysis: required by an `analysis` experiment")
-    for key in ("scenario", "replications", "tests"):
-        if getattr(spec, key):
-            fail(f"{key}: not used by an `analysis` experiment (it has `analysis`)")
     name = spec.analysis.function
     if name not in ANALYSES:
         fail(f"analysis.function: unknown analysis {name!r}; known: {sorted(ANALYSES)}")
