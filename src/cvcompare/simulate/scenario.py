@@ -41,8 +41,9 @@ Generators (``generator.name``):
     hypothesis "the network is not more accurate than zeroR" of the one-sided tests.
 ``friedman``
     Corani et al. (2017), Sec. 4.7: LDA vs CART on Friedman-function data sets. Keys
-    ``learners`` (``[lda, cart]``; the difference is ``acc(learners[0]) -
-    acc(learners[1])``), ``settings`` (ids of :func:`~.friedman.friedman_settings` forming
+    ``learners`` (two of the learners ``lda`` and ``cart``, ``[lda, cart]`` by default; the
+    difference is ``acc(learners[0]) - acc(learners[1])``), ``settings`` (ids of
+    :func:`~.friedman.friedman_settings`, e.g. ``F1_sd1_n30_r0``, forming
     the pool; all 54 by default), ``per_function`` (draw that many settings of each
     function without replacement, so ``q`` must be ``3 * per_function``; without it ``q``
     settings are drawn from the pool without replacement), ``ground_truth`` (mapping
