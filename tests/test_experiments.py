@@ -271,7 +271,13 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         ),
         (
             lambda r: r["metrics"].append({"id": "odds", "kind": "evidence", "column": "reject"}),
-            r"metrics\[2\]: 'columns' is a required property",
+            r"metrics\[2\]: 'columns' is a required property \(found 'column': a misspelling "
+            r"of 'columns'\?\)",
+        ),
+        (
+            lambda r: r["scenario"].update(generater=r["scenario"].pop("generator")),
+            r"scenario: 'generator' is a required property \(found 'generater': a misspelling "
+            r"of 'generator'\?\)",
         ),
         (
             lambda r: r["metrics"][0].update(grades=["strong"]),

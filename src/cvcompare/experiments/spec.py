@@ -37,6 +37,7 @@ run at several settings without declaring one test per setting.
 from __future__ import annotations
 
 import copy
+import difflib
 import itertools
 import math
 import re
@@ -93,6 +94,22 @@ def _where(error: jsonschema.ValidationError) -> str:
     return "".join(parts).lstrip(".") or "(top level)"
 
 
+def _misspelling(error: jsonschema.ValidationError) -> str:
+    """For a missing required key, the key of the entry that looks like it misspelled
+    (``generater`` for ``generator``), in words; else nothing."""
+    entry = error.instance
+    if error.validator != "required" or not isinstance(entry, Mapping):
+        return ""
+    known = set(error.schema.get("properties", {}))
+    unknown = [str(key) for key in entry if key not in known]
+    for name in error.validator_value:
+        if name not in entry and repr(name) in error.message:
+            close = difflib.get_close_matches(name, unknown, n=1)
+            if close:
+                return f" (found {close[0]!r}: a misspelling of {name!r}?)"
+    return ""
+
+
 def validate_with_schema(instance: Any, schema: Mapping[str, Any], what: str) -> None:
     """Validate ``instance`` against a JSON Schema and report every problem at once.
 
@@ -118,7 +135,7 @@ def validate_with_schema(instance: Any, schema: Mapping[str, Any], what: str) ->
     lines = []
     for err in errors[:20]:
         hint = err.schema.get("description") if isinstance(err.schema, Mapping) else None
-        line = f"  - {_where(err)}: {err.message}"
+        line = f"  - {_where(err)}: {err.message}{_misspelling(err)}"
         if hint:
             line += f" (expected: {hint})"
         lines.append(line)
