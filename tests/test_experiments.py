@@ -190,6 +190,19 @@ def test_friedman_experiment_runs_its_smoke_point_on_its_cached_truth():
         run_chunk(**job, start=0, stop=1)
 
 
+def test_a_caption_is_its_file_or_else_the_experiment_s_title(tmp_path):
+    (tmp_path / "mine.rst").write_text("What the table shows.\n")
+    named = copy.deepcopy(SMALL)
+    named["table"]["caption"] = "mine.rst"
+    assert spec_of(named).caption("table", tmp_path) == "What the table shows.\n"
+    unnamed = copy.deepcopy(SMALL)
+    del unnamed["table"]["caption"]
+    assert spec_of(unnamed).caption("table", tmp_path) == "a small experiment."
+    named["table"]["caption"] = "missing.rst"
+    with pytest.raises(SpecError, match=r"table.caption: caption file 'missing.rst' not found"):
+        spec_of(named).caption("table", tmp_path)
+
+
 def test_true_delta_summary_counts_the_rope_bounds_as_inside():
     from types import SimpleNamespace
 

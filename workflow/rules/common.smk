@@ -35,12 +35,12 @@ def load_experiments():
         for eid in config["experiments"]
     }
     for spec in experiments.values():
-        for output in (spec.figure, spec.table):
-            if output and not (CAPTIONS / output["caption"]).is_file():
-                raise SpecError(
-                    f"{experiment_file(spec.id)}: caption file {output['caption']!r} not "
-                    f"found in {CAPTIONS}"
-                )
+        for output in ("figure", "table"):
+            try:
+                if getattr(spec, output):
+                    spec.caption(output, CAPTIONS)
+            except SpecError as error:
+                raise SpecError(f"{experiment_file(spec.id)}: {error}") from None
     return experiments
 
 
@@ -209,9 +209,9 @@ def compared_experiments():
 
 
 def caption_text(wildcards, output_kind="figure"):
-    """The caption of an experiment's figure or table (workflow/report/<caption>)."""
-    spec = EXPERIMENTS[wildcards.experiment]
-    return (CAPTIONS / getattr(spec, output_kind)["caption"]).read_text()
+    """The caption of an experiment's figure or table (workflow/report/<caption>, or its
+    title)."""
+    return EXPERIMENTS[wildcards.experiment].caption(output_kind, CAPTIONS)
 
 
 def all_targets():

@@ -389,7 +389,7 @@ def to_markdown(table: pd.DataFrame) -> str:
         "Experiment",
         "Claim",
         "Source",
-        "Paper",
+        "Paper (or expected)",
         "Reproduced",
         "Fits passing diagnostics",
         "Verdict",

@@ -331,6 +331,35 @@ class ExperimentSpec:
     paper_numbers: tuple[dict[str, Any], ...] = field(hash=False)
     notes: str = ""
 
+    def caption(self, output: str, directory: str | Path) -> str:
+        """The caption of the experiment's figure or table.
+
+        Parameters
+        ----------
+        output : {"figure", "table"}
+            Which output's caption.
+        directory : str or pathlib.Path
+            Where caption files are (the workflow's ``report/``).
+
+        Returns
+        -------
+        str
+            The text of the output's ``caption`` file in ``directory``, or, where the file
+            names none, the experiment's title.
+
+        Raises
+        ------
+        SpecError
+            When the caption file named is not in ``directory``.
+        """
+        name = getattr(self, output).get("caption")
+        if name is None:
+            return f"{self.title}."
+        path = Path(directory) / name
+        if not path.is_file():
+            raise SpecError(f"{output}.caption: caption file {name!r} not found in {directory}")
+        return path.read_text()
+
     @property
     def needs_real_data(self) -> bool:
         """Whether the experiment reads the real cross-validation results."""
