@@ -363,7 +363,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["metrics"].append(
                 {"id": "p", "kind": "rate", "column": "pvalue", "tests": ["signed_rank"]}
             ),
-            r"metric 'p': column 'pvalue' holds no decisions \(True or False\)",
+            r"metric 'p': column 'pvalue' holds no decisions \(True or False\), which a "
+            r"rate.*read; columns of decisions of test\(s\) \['signed_rank'\]: \['reject'\]$",
         ),  # fmt: skip
         # a table whose rows and columns leave several numbers per cell
         (

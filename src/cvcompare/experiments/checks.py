@@ -222,15 +222,16 @@ def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict
                     "some runs; restrict the metric with `given` to the runs where it is "
                     "filled (e.g. `given: {test: idp, column: determinate}`)"
                 )
-        decisions = [m["given"]["column"]] if given else []
+        decisions = [(m["given"]["column"], given)] if given else []
         if m["kind"] in ("rate", "replicability"):
-            decisions.append(m["column"])
-        for col in decisions:
+            decisions.append((m["column"], used))
+        for col, writers in decisions:
             if col not in BOOLEAN_COLUMNS:
+                written = BOOLEAN_COLUMNS.intersection(*(columns[t] for t in writers))
                 fail(
                     f"metric {m['id']!r}: column {col!r} holds no decisions (True or "
                     "False), which a rate, a replicability and a `given` condition "
-                    f"read; columns of decisions: {sorted(BOOLEAN_COLUMNS)}"
+                    f"read; columns of decisions of test(s) {writers}: {sorted(written)}"
                 )
         edges = m.get("bins", [])
         if any(b <= a for a, b in itertools.pairwise(edges)):
