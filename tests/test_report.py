@@ -819,13 +819,15 @@ def test_exchanging_two_learners_scores_mirrors_their_pair():
     assert len(winners_a) == len(winners_b) >= 4
 
 
-def test_learners_whose_names_differ_only_in_punctuation_get_their_own_figures():
-    # "svm rbf" and "svm,rbf" are both "svm_rbf" once their punctuation is replaced: each
-    # pair with knn must still keep its own figures, in the figures directory and the page
-    table = _table(learners=(("svm rbf", 0.03), ("svm,rbf", -0.02), ("knn", 0.0)))
+@pytest.mark.parametrize("names", [("svm rbf", "svm,rbf"), ("SVM", "svm")])
+def test_learners_whose_names_differ_only_in_punctuation_or_case_get_their_own_figures(names):
+    # "svm rbf" and "svm,rbf" are both "svm_rbf" once their punctuation is replaced, "SVM"
+    # and "svm" one file on a case-insensitive file system: each pair with knn must still
+    # keep its own figures, in the figures directory and the page
+    table = _table(learners=((names[0], 0.03), (names[1], -0.02), ("knn", 0.0)))
     page = build_report(compare_learners(table, hierarchical=False, n_samples=N))
     referenced = re.findall(r"\]\(figures/([^)]+\.png)\)", page.markdown)
-    assert len(referenced) == len(set(referenced)) == len(page.figures)
+    assert len(referenced) == len({r.lower() for r in referenced}) == len(page.figures)
     embedded = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page.html)
     assert len(set(embedded)) == len(embedded)
 

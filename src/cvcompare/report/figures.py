@@ -38,10 +38,12 @@ def _png(ax) -> bytes:
 
 
 def _slug_name(name: str) -> str:
-    """``name`` with each character other than a letter or digit as ``_``, followed, where
-    that changed it, by ``_`` and 8 hex digits of its hash, so that names differing only in
-    those characters (``"svm rbf"``, ``"svm,rbf"``) do not share a file name."""
-    plain = "".join(c if c.isalnum() else "_" for c in name)
+    """``name`` in lower case with each character other than an ASCII letter or digit as
+    ``_``, followed, where that changed it, by ``_`` and 8 hex digits of its hash, so that
+    names differing only in those characters (``"svm rbf"``, ``"svm,rbf"``) or in case
+    (``"SVM"``, ``"svm"``, one file on a case-insensitive file system) do not share a file
+    name."""
+    plain = "".join(c if c.isascii() and c.isalnum() else "_" for c in name.lower())
     if plain == name:
         return plain
     return f"{plain}_{hashlib.sha256(name.encode()).hexdigest()[:8]}"
