@@ -6,6 +6,8 @@ import csv
 import io
 import itertools
 import json
+import re
+import shlex
 import subprocess
 import sys
 import warnings
@@ -736,3 +738,100 @@ def test_a_tidy_csv_whose_name_does_not_end_in_csv_is_named_as_such(
     code, out, err = _run(capsys, "rank", str(path))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "looks like a tidy CSV" in err and "name ending in .csv" in err
+
+
+@pytest.fixture
+def small_block(small_csv, tmp_path) -> Path:
+    """The scores of ``small_csv`` in the block format of accuracies.txt (percent)."""
+    lines = []
+    for learner, rows in pd.read_csv(small_csv).groupby("learner", sort=False):
+        lines.append(learner)
+        for dataset, folds in rows.groupby("dataset", sort=False):
+            lines.append(" ".join([dataset, *(f"{100 * s:.6f}" for s in folds["score"])]))
+    path = tmp_path / "scores.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["compare", "--a", "rf", "--b", "svm"], ["rank"], ["report", "-o", "out", "--n-samples", "9"]],
+    ids=["compare", "rank", "report"],
+)
+@pytest.mark.parametrize(
+    ("block", "option", "needle"),
+    [
+        (
+            False,
+            ["--duplicates", "drop"],
+            "--duplicates drop: FILE is a tidy CSV (its name ends in .csv); --duplicates "
+            "applies to the repeated data sets of the block format",
+        ),
+        (
+            False,
+            ["--duplicates", "keep"],
+            "--duplicates keep: FILE is a tidy CSV (its name ends in .csv)",
+        ),
+        (
+            True,
+            ["--scale", "fraction"],
+            "--scale fraction: the block format holds accuracies in percent (FILE's name does "
+            "not end in .csv); --scale applies to the scores of a tidy CSV",
+        ),
+        (True, ["--scale", "raw"], "--scale raw: the block format holds accuracies in percent"),
+    ],
+    ids=["csv-duplicates-drop", "csv-duplicates-keep", "block-scale-fraction", "block-scale-raw"],
+)
+def test_an_option_given_for_the_other_format_is_refused(
+    capsys, small_csv, small_block, tmp_path, monkeypatch, command, block, option, needle
+):
+    # an option that would do nothing for FILE's format is named, not ignored, even where
+    # its value is the other format's default
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    name, *rest = command
+    path = small_block if block else small_csv
+    code, out, err = _run(capsys, name, str(path), *rest, *option)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"cvcompare: error: {needle}")
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_the_block_format_accepts_scale_percent_and_duplicates(capsys, small_block):
+    # --scale percent states what the block format holds: the same results as without it
+    base = ["--format", "json", "--n-samples", "2000"]
+    compare = ["compare", str(small_block), "--a", "rf", "--b", "svm", *base]
+    code, plain, _ = _run(capsys, *compare)
+    assert code == 0
+    for options in (["--scale", "percent"], ["--duplicates", "keep"], ["--duplicates", "error"]):
+        assert _run(capsys, *compare, *options)[:2] == (0, plain)
+    rank = ["rank", str(small_block), "--format", "json"]
+    code, ranked, _ = _run(capsys, *rank)
+    assert code == 0 and _run(capsys, *rank, "--scale", "percent")[:2] == (0, ranked)
+
+
+@pytest.mark.parametrize(
+    ("block", "reading"), [(True, "--duplicates keep"), (False, "--scale percent")]
+)
+def test_the_report_reruns_with_the_options_that_apply_to_the_files_format(
+    capsys, small_csv, small_block, tmp_path, monkeypatch, block, reading
+):
+    # the rerun command repeats --duplicates for the block format and --scale for a CSV, and
+    # not the other (which that format refuses)
+    path = small_block
+    if not block:
+        path = tmp_path / "percent.csv"
+        table = pd.read_csv(small_csv)
+        table.assign(score=100 * table["score"]).to_csv(path, index=False)
+    monkeypatch.chdir(tmp_path)
+    argv = ["report", path.name, "-o", "first", "--no-hierarchical", "--n-samples", "200"]
+    assert main([*argv, *reading.split()]) == 0
+    md = (tmp_path / "first" / "report.md").read_text()
+    rerun = re.search(r"Rerun: `(.*)`", md).group(1)
+    assert f" {reading} " in rerun
+    assert ("--scale" in rerun) is not block and ("--duplicates" in rerun) is block
+    words = shlex.split(rerun)
+    words[words.index("-o") + 1] = "second"
+    assert main(words[1:]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "second" / "report.md").read_text() == md

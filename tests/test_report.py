@@ -489,7 +489,7 @@ def test_cli_report_writes_both_pages_equal_to_the_library(tmp_path, capsys):
             n_samples=N,
             seed=3,
             source="scores.csv",
-            reading=("--scale", "fraction", "--duplicates", "drop"),
+            reading=("--scale", "fraction"),
         )
     )
     assert md == lib.markdown

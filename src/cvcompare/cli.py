@@ -7,7 +7,9 @@ can draw the critical-difference diagram. cvcompare report FILE -o DIR writes ev
 with plots and decisions in words, as one HTML page and a Markdown twin.
 
 FILE is either a tidy CSV (columns learner, dataset, fold, score) or, for any other
-extension, the block format of baycomp's accuracies.txt (percentages).
+extension, the block format of baycomp's accuracies.txt (percentages). --scale is for a CSV
+(the block format takes only --scale percent) and --duplicates for the block format; given
+for the other format, either is an error.
 
 Differences are always first learner minus second (A - B), oriented so that a positive
 difference favours the first learner (with --lower-is-better the scores are losses and the
@@ -120,25 +122,44 @@ def _csv_hint(path: str) -> str:
     return ""
 
 
-def _load(path: str, scale: str, duplicates: str, *, as_fraction: bool = True) -> pd.DataFrame:
+def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame:
     """Read FILE: a tidy CSV (as fractions), or the percent block format otherwise.
 
-    The block format is converted to fractions unless ``as_fraction`` is false (ranks do not
-    depend on the unit, and percentages keep ties that are exact in the file).
+    The options that read FILE are checked against its format and set to what they are for
+    it: ``args.scale`` (a CSV's, fraction unless given; percent for the block format, which
+    takes ``--scale percent`` only), ``args.duplicates`` (the block format's, drop unless
+    given; a CSV refuses it) and ``args.reading``, the options that apply, as a command line
+    repeats them. The block format is converted to fractions unless ``as_fraction`` is false
+    (ranks do not depend on the unit, and percentages keep ties that are exact in the file).
     """
+    path = args.file
     if not Path(path).is_file():
         raise _ArgumentError(f"FILE: no such file: {path}")
     if Path(path).suffix.lower() == ".csv":
+        if args.duplicates is not None:
+            raise _ArgumentError(
+                f"--duplicates {args.duplicates}: FILE is a tidy CSV (its name ends in .csv); "
+                "--duplicates applies to the repeated data sets of the block format of "
+                "accuracies.txt"
+            )
+        args.scale = args.scale or "fraction"
+        args.reading = ("--scale", args.scale)
         try:
-            return read_csv_scores(path, scale=scale)
+            return read_csv_scores(path, scale=args.scale)
         except ValueError as exc:
             raise _ArgumentError(f"FILE: {_user_names(str(exc))}") from None
-    if scale == "raw":
-        raise _ArgumentError("--scale raw: the block format holds accuracies in percent")
+    if args.scale not in (None, "percent"):
+        raise _ArgumentError(
+            f"--scale {args.scale}: the block format holds accuracies in percent (FILE's name "
+            "does not end in .csv); --scale applies to the scores of a tidy CSV"
+            f"{_csv_hint(path)}"
+        )
+    args.scale, args.duplicates = "percent", args.duplicates or "drop"
+    args.reading = ("--duplicates", args.duplicates)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
         try:
-            table = read_accuracies(path, duplicates=duplicates, as_fraction=as_fraction)
+            table = read_accuracies(path, duplicates=args.duplicates, as_fraction=as_fraction)
         except ValueError as exc:
             raise _ArgumentError(f"{exc}{_csv_hint(path)}") from None
     for warning in caught:  # the reader's notes (a repeated data set dropped) in its words
@@ -325,7 +346,7 @@ def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
 
 
 def _compare(args: argparse.Namespace) -> list[Row]:
-    table = _load(args.file, args.scale, args.duplicates)
+    table = _load(args)
     learners = io_learners(table)
     if args.all_pairs:
         if args.a is not None or args.b is not None:
@@ -391,7 +412,7 @@ def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
 
 
 def _rank(args: argparse.Namespace) -> list[Row]:
-    table = _load(args.file, args.scale, args.duplicates, as_fraction=False)
+    table = _load(args, as_fraction=False)
     if args.learners is None and len(found := io_learners(table)) < 2:
         raise _ArgumentError(f"FILE: ranking needs at least two learners, found {found}")
     table, learners = select_learners(table, args.learners)
@@ -451,7 +472,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         raise _ArgumentError("-o: expected the name of a directory for the report, got ''")
     if out.exists() and not out.is_dir():
         raise _ArgumentError(f"-o: {out} is a file; expected a directory for the report")
-    table = _load(args.file, args.scale, args.duplicates)
+    table = _load(args)
     # compare_learners checks the learners, their folds and the default rho, in the
     # library's words, which main turns into the options' and FILE's
     results = compare_learners(
@@ -467,7 +488,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         hierarchical=not args.no_hierarchical,
         progress=not args.quiet and sys.stderr.isatty(),
         source=Path(args.file).name,
-        reading=("--scale", args.scale, "--duplicates", args.duplicates),
+        reading=args.reading,
     )
     try:
         build_report(results).write(out)
@@ -605,10 +626,9 @@ def _common_options() -> _Parser:
     common.add_argument(
         "--scale",
         choices=("fraction", "percent", "raw"),
-        default="fraction",
         help="scores of a CSV file: accuracies as fractions (default) or percent, or raw for "
         "any other score (AUC, F1, RMSE, log-loss; the rope is then in the score's unit); "
-        "the block format is always percent",
+        "the block format is always percent and refuses any other scale",
     )
     better = common.add_mutually_exclusive_group()
     better.add_argument(
@@ -627,8 +647,8 @@ def _common_options() -> _Parser:
     common.add_argument(
         "--duplicates",
         choices=("drop", "keep", "error"),
-        default="drop",
-        help="repeated identical data sets in the block format: drop (default), keep, error",
+        help="repeated identical data sets in the block format: drop (default), keep, error; "
+        "refused for a CSV file",
     )
     common.add_argument(
         "--alpha", type=_size, default=0.05, help="size of the frequentist tests (0.05)"

@@ -252,9 +252,9 @@ class ComparisonResults:
     source : str
         Where the scores came from (a file name), for the report's header.
     reading : tuple of str
-        The command-line options with which ``source`` was read (``--scale``,
-        ``--duplicates``), repeated in the report's rerun command; empty when the table was
-        given directly.
+        The command-line options with which ``source`` was read (``--scale`` for a CSV,
+        ``--duplicates`` for the block format), repeated in the report's rerun command; empty
+        when the table was given directly.
     """
 
     learners: list[str]
@@ -479,7 +479,8 @@ def compare_learners(
         Name of the input, written in the report.
     reading : tuple of str
         The command-line options with which ``source`` was read, for the report's rerun
-        command (the command line passes its ``--scale`` and ``--duplicates``).
+        command (the command line passes ``--scale`` for a CSV, ``--duplicates`` for the
+        block format).
 
     Returns
     -------
