@@ -813,7 +813,11 @@ def test_exchanging_two_learners_scores_mirrors_their_pair():
     winners_a, winners_b = (
         re.findall(r"(?<!P\()\b(rf|knn) (?:is (?:practically )?)?better\b", line)
         for pair, settings in ((pa, a.settings), (pb, b.settings))
-        for line in ["\n".join(x for x in pair_lines(pair, settings) if "per data set" not in x)]
+        for line in [
+            "\n".join(
+                x for x in pair_lines(pair, settings, len(a.pairs)) if "per data set" not in x
+            )
+        ]
     )
     assert set(winners_a) == {"rf"} and set(winners_b) == {"knn"}
     assert len(winners_a) == len(winners_b) >= 4
@@ -830,6 +834,56 @@ def test_learners_whose_names_differ_only_in_punctuation_or_case_get_their_own_f
     assert len(referenced) == len({r.lower() for r in referenced}) == len(page.figures)
     embedded = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page.html)
     assert len(set(embedded)) == len(embedded)
+
+
+@pytest.mark.parametrize("n_learners", [2, 3])
+def test_the_rank_tests_are_said_holm_adjusted_only_over_several_pairs(n_learners):
+    # Holm's adjustment over one pair is its p-value: with two learners the report names no
+    # adjustment; with three it gives every pair's adjusted p-value, as before. On 5 data
+    # sets no pair can differ significantly (the smallest p-value is 2 / 2^5)
+    learners = (("rf", 0.03), ("svm", 0.0), ("knn", -0.02))[:n_learners]
+    results = compare_learners(_table(q=5, learners=learners), hierarchical=False, n_samples=N)
+    page = build_report(results)
+    several = n_learners > 2
+    assert len(results.pairs) == (3 if several else 1)
+    assert ("Holm" in page.markdown) is several and ("Holm" in page.html) is several
+    for pair in results.pairs:
+        for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
+            res, holm, floor = getattr(pair, test), pair.holm[test], pair.holm_floor[test]
+            adjusted = f", Holm-adjusted over the pairs p = {holm:.3g}" if several else ""
+            over = ", Holm-adjusted over the pairs," if several else ""
+            sentence = (
+                f"{name}: no significant difference at 0.05 (p = {res.pvalue:.3g}{adjusted}; "
+                f"out of reach on these data sets: no p-value{over} can be below {floor:.3g})"
+            )
+            assert sentence in page.markdown and html.escape(sentence) in page.html
+    lines = page.markdown.splitlines()
+    holm = " (Holm)" if several else ""
+    header = next(line for line in lines if line.startswith("| first |"))
+    assert header.endswith(f"| Poisson-binomial | Wilcoxon p{holm} | sign p{holm} |")
+    for pair in results.pairs:
+        cells = [
+            f"{getattr(pair, test).pvalue:.3g}" + (f" ({pair.holm[test]:.3g})" if several else "")
+            for test in ("wilcoxon", "sign")
+        ]
+        (row,) = [line for line in lines if line.startswith(f"| {pair.first} | {pair.second} |")]
+        assert row.endswith(f"| {cells[0]} | {cells[1]} |")
+    legend = (
+        "Wilcoxon and sign cells: the p-value and, in brackets, the p-value Holm-adjusted over "
+        "the pairs, per test; where"
+        if several
+        else "Wilcoxon and sign cells: the p-value (one pair: no adjustment); where"
+    )
+    assert legend in page.markdown
+    pairs, times = (
+        (" and 3 pairs", ", times 3 pairs for Holm's adjustment,") if several else ("", "")
+    )
+    note = (
+        f"With 5 data sets{pairs}, the Wilcoxon signed-rank and sign tests cannot find a "
+        "significant difference at 0.05: the smallest p-value these data sets allow (every "
+        f"data set favouring one learner){times} is {min(1, len(results.pairs) * 2 / 2**5):.3g}."
+    )
+    assert note in page.markdown
 
 
 @pytest.mark.parametrize(("q", "reachable"), [(8, False), (12, True)])

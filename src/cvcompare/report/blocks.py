@@ -50,7 +50,8 @@ def _ties_note(results: ComparisonResults) -> str:
 def _summary_table(results: ComparisonResults):
     """The header and rows of the table of every test's decision on every pair; no rows when
     the tests across data sets did not run (one data set)."""
-    thr = results.settings.threshold
+    thr, several = results.settings.threshold, len(results.pairs) > 1
+    holm = " (Holm)" if several else ""
     header = [
         "first",
         "second",
@@ -59,8 +60,8 @@ def _summary_table(results: ComparisonResults):
         "Bayesian sign",
         "IDP (no rope)",
         "Poisson-binomial",
-        "Wilcoxon p (Holm)",
-        "sign p (Holm)",
+        f"Wilcoxon p{holm}",
+        f"sign p{holm}",
     ]
     rows = []
     for p in results.pairs:
@@ -78,8 +79,8 @@ def _summary_table(results: ComparisonResults):
                 short_decision(p.first, p.second, p.bayes_sign, thr),
                 idp,
                 pb,
-                _two_sided_cell(p, "wilcoxon", results.settings.alpha),
-                _two_sided_cell(p, "sign", results.settings.alpha),
+                _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
+                _two_sided_cell(p, "sign", results.settings.alpha, several),
             ]
         )
     return header, rows
@@ -95,12 +96,13 @@ def _hierarchical_cell(pair: PairResult, threshold: float) -> str:
     return decision if fit.diagnostics.ok else f"{decision} (diagnostics failed)"
 
 
-def _two_sided_cell(pair: PairResult, test: str, alpha: float) -> str:
-    """A two-sided test's cell: its p-value and, in brackets, the Holm-adjusted one, after the
-    learner its statistic favours where the adjusted p-value is below ``alpha``."""
+def _two_sided_cell(pair: PairResult, test: str, alpha: float, several: bool) -> str:
+    """A two-sided test's cell: its p-value and, over ``several`` pairs, in brackets the
+    Holm-adjusted one (over one pair, the p-value itself), after the learner its statistic
+    favours where the adjusted p-value is below ``alpha``."""
     res, holm = getattr(pair, test), pair.holm[test]
     better = f"{pair.first if res.side > 0 else pair.second} better, " if holm < alpha else ""
-    return f"{better}{res.pvalue:.3g} ({holm:.3g})"
+    return f"{better}{res.pvalue:.3g}" + (f" ({holm:.3g})" if several else "")
 
 
 def _rho_origin(settings, n_folds: int) -> str:
@@ -222,6 +224,11 @@ def _decisions(
 ) -> list[tuple]:
     """The section of the decisions on every pair: their table, its legend and, with three
     learners or more, the heat maps of the pairs' probabilities (added to ``figures``)."""
+    p_cells = (
+        "the p-value and, in brackets, the p-value Holm-adjusted over the pairs, per test"
+        if len(results.pairs) > 1
+        else "the p-value (one pair: no adjustment)"
+    )
     blocks = [
         ("h", 2, "Decisions for every pair"),
         ("table", header, rows),
@@ -230,9 +237,8 @@ def _decisions(
             "Bayesian cells: the decision and its probability, or, when undecided, "
             "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
             f"right). {IDP_NO_ROPE[:1].upper()}{IDP_NO_ROPE[1:]}. Wilcoxon and sign cells: "
-            "the p-value and, in brackets, the p-value Holm-adjusted over the pairs, per "
-            f"test; where that is below {results.settings.alpha:g}, first the learner the "
-            "test favours (the larger rank sum, the more wins).",
+            f"{p_cells}; where that is below {results.settings.alpha:g}, first the learner "
+            "the test favours (the larger rank sum, the more wins).",
         ),
     ]
     blocks += [("p", note) for note in _out_of_reach(results)]
@@ -291,12 +297,14 @@ def _ttest_details(pair: PairResult, s: Settings) -> tuple:
     )
 
 
-def _pair_section(pair: PairResult, s: Settings, figures: dict[str, bytes]) -> list[tuple]:
-    """The section of one pair: its decisions, its figures (added to ``figures``) and its
-    correlated t-tests."""
+def _pair_section(
+    pair: PairResult, s: Settings, n_pairs: int, figures: dict[str, bytes]
+) -> list[tuple]:
+    """The section of one pair of the ``n_pairs`` compared: its decisions, its figures (added
+    to ``figures``) and its correlated t-tests."""
     return [
         ("h", 2, f"{pair.first} vs {pair.second}"),
-        ("list", pair_lines(pair, s)),
+        ("list", pair_lines(pair, s, n_pairs)),
         *_figure_blocks(pair_figures(pair, s), figures),
         _ttest_details(pair, s),
     ]
@@ -354,5 +362,5 @@ def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, byte
     if rows:
         blocks += _decisions(results, header, rows, figures)
     for pair in results.pairs:
-        blocks += _pair_section(pair, results.settings, figures)
+        blocks += _pair_section(pair, results.settings, len(results.pairs), figures)
     return blocks + _settings(results), figures

@@ -109,8 +109,9 @@ def short_decision(first: str, second: str, result, threshold: float) -> str:
 def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -> str:
     """A frequentist test's decision in words; the sign of ``side`` says which learner its
     statistic favours (positive: the first), ``adjusted`` is its Holm-adjusted p-value
-    (None for a single test) and ``floor`` the smallest adjusted p-value the data sets and
-    pairs allow (``PairResult.holm_floor``), named where it is not below ``alpha``."""
+    (None for a single test, or a single pair: nothing to adjust over) and ``floor`` the
+    smallest (adjusted) p-value the data sets and pairs allow (``PairResult.holm_floor``),
+    named where it is not below ``alpha``."""
     better = first if side > 0 else second
     adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
     p = res.pvalue if adjusted is None else adjusted
@@ -119,9 +120,9 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
             f"{name}: {first} and {second} differ significantly, {better} better "
             f"(p = {res.pvalue:.3g}{adj})"
         )
+    over = "" if adjusted is None else ", Holm-adjusted over the pairs,"
     reach = (
-        f"; out of reach on these data sets: no p-value, Holm-adjusted over the pairs, can "
-        f"be below {floor:.3g}"
+        f"; out of reach on these data sets: no p-value{over} can be below {floor:.3g}"
         if floor >= alpha
         else ""
     )
@@ -175,8 +176,24 @@ def _ttest_summary(pair: PairResult, settings) -> list[str]:
     ]
 
 
-def pair_lines(pair: PairResult, settings) -> list[str]:
-    """Every test's decision on a pair in words, one line per test."""
+def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
+    """Every test's decision on a pair in words, one line per test.
+
+    Parameters
+    ----------
+    pair : PairResult
+        The pair's tests.
+    settings : Settings
+        The settings of the comparison.
+    n_pairs : int
+        The number of pairs compared, over which the Wilcoxon and sign p-values are
+        Holm-adjusted; with one there is nothing to adjust over, and no adjustment is named.
+
+    Returns
+    -------
+    list of str
+        One sentence per test.
+    """
     a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
     lines = []
     if pair.hierarchical is not None:
@@ -210,11 +227,8 @@ def pair_lines(pair: PairResult, settings) -> list[str]:
         for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
             res = getattr(pair, test)
             floor = pair.holm_floor.get(test, 0.0)
-            lines.append(
-                _freq_sentence(
-                    a, b, name, res, res.side, pair.holm.get(test), settings.alpha, floor
-                )
-            )
+            adjusted = pair.holm.get(test) if n_pairs > 1 else None
+            lines.append(_freq_sentence(a, b, name, res, res.side, adjusted, settings.alpha, floor))
     else:
         res, post = pair.ttests[0]
         lines.append("Bayesian correlated t-test: " + bayes_sentence(a, b, post, rope, thr))
