@@ -725,7 +725,11 @@ def test_a_warning_outside_the_comparisons_is_one_line_too(capsys, small_csv, mo
     args = ("report", str(small_csv), "-o", str(small_csv.parent / "out"), "--no-hierarchical")
     code, _, err = _run(capsys, *args, "--n-samples", "100")
     assert code == 0, err
-    assert "cvcompare: warning: Glyph 23383 missing from font(s) DejaVu Sans.\n" in err
+    assert (
+        "cvcompare: warning: Glyph 23383 missing from font(s) DejaVu Sans. (the figures show "
+        "a box for it: name a font that has it in a file matplotlibrc in the working "
+        "directory, e.g. 'font.family: Noto Sans CJK JP')\n"
+    ) in err
     assert ".py" not in err and "UserWarning" not in err
 
 

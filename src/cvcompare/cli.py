@@ -821,10 +821,20 @@ def _warning_line(text: str) -> None:
     print(f"cvcompare: warning: {text}", file=sys.stderr)
 
 
+#: What a figure's missing glyph means and how to mend it, after matplotlib's warning.
+_GLYPH_HINT = (
+    " (the figures show a box for it: name a font that has it in a file matplotlibrc in the "
+    "working directory, e.g. 'font.family: Noto Sans CJK JP')"
+)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Show a warning of a run (e.g. a font without a glyph of a learner's name) as one
-    line in the program's words, without the source file, line and code that Python adds."""
-    _warning_line(_user_names(str(message)))
+    """Show a warning of a run (e.g. a font without a glyph of a learner's name, with how to
+    name another font) as one line in the program's words, without the source file, line
+    and code that Python adds."""
+    text = str(message)
+    hint = _GLYPH_HINT if "missing from font" in text else ""
+    _warning_line(_user_names(text) + hint)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
