@@ -33,6 +33,7 @@ from cvcompare.experiments import (
 )
 from cvcompare.experiments.run import TIMING_COLUMNS
 from cvcompare.experiments.spec import ExperimentSpec
+from cvcompare.plots.figures.curves import figure_curves
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = load_yaml(ROOT / "workflow" / "schemas" / "experiment.schema.yaml")
@@ -87,6 +88,10 @@ def _summary(**changes):
     """A summary table of SMALL's table (the power of each test, per m, pooled over delta)."""
     return {"title": "t", "metric": "power", "rows": ["test"], "columns": ["m"],
             "summary": "pooled", **changes}  # fmt: skip
+
+
+#: The settings of figure_curves drawing SMALL's power against delta (m left out).
+_CURVES = {"metric": "power", "x": "delta", "xlabel": "difference", "ylabel": "power"}
 
 
 def spec_of(raw=SMALL):
@@ -260,6 +265,33 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"generator: unknown key\(s\) \['theta'\]",
         ),
         (lambda r: r.pop("table"), r"expected a `figure`, a `table` or both"),
+        # the figure laid out by its settings: what they name must be there
+        (
+            lambda r: r.update(figure={"function": "figure_curves", "settings": _CURVES}),
+            r"figure.settings: figure_curves draws the grid axes \['delta'\], but the grid "
+            r"axis 'm' has several values too: name it in figure.settings",
+        ),
+        (
+            lambda r: r.update(
+                figure={"function": "figure_curves", "settings": {"metric": "power", "x": "delta"}}
+            ),  # fmt: skip
+            r"figure.settings: figure_curves needs the setting\(s\) \['xlabel', 'ylabel'\]",
+        ),
+        (
+            lambda r: r.update(
+                figure={
+                    "function": "figure_curves",
+                    "settings": {**_CURVES, "metric": "powr", "panels": "m"},
+                }
+            ),  # fmt: skip
+            r"figure_curves draws the metric 'powr', which `metrics` does not define",
+        ),
+        (
+            lambda r: r.update(
+                figure={"function": "figure_curves", "settings": {**_CURVES, "lines": "n"}}
+            ),  # fmt: skip
+            r"figure_curves draws against the grid axes \['n'\], which `grid` does not have",
+        ),
         # what the figure function reads: its metrics (with their tests) and grid axes
         (
             lambda r: r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),
@@ -512,6 +544,36 @@ def test_the_power_figures_draw_each_number_of_runs_in_a_style_of_its_own():
     assert styles["signed-rank, m = 1"] == "--"
     assert styles["signed-rank, m = 10"] == "-"
     assert len({styles[f"signed-rank, m = {m}"] for m in (1, 3, 10)}) == 3
+
+
+def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
+    # a scenario of one's own draws its metric without a figure function of its own
+    raw = copy.deepcopy(SMALL)
+    settings = {**_CURVES, "panels": "m", "labels": {"poisson": "Poisson-binomial"},
+                "reference": 0.05}  # fmt: skip
+    raw["figure"] = {"function": "figure_curves", "settings": settings}
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    fig = spec.draw_figure(agg)
+    assert [ax.get_title() for ax in fig.axes] == ["m = 1", "m = 2"]
+    assert fig.axes[0].get_xlabel() == "difference" and fig.axes[0].get_ylabel() == "power"
+    for ax, m in zip(fig.axes, (1, 2), strict=True):
+        drawn = {c.get_label(): c.lines[0].get_ydata() for c in ax.containers}
+        assert sorted(drawn) == ["Poisson-binomial", "signed_rank"]
+        expected = agg[(agg["m"] == m) & (agg["test"] == "poisson")].sort_values("delta")
+        np.testing.assert_array_equal(drawn["Poisson-binomial"], expected["value"])
+        assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["Poisson-binomial", "signed_rank"]
+    assert fig.get_suptitle() == spec.title
+    # lines instead of panels: one style per m, in one panel
+    settings = {**_CURVES, "lines": "m"}
+    (ax,) = figure_curves(agg, title="t", **settings).axes
+    styles = {c.get_label(): c.lines[0].get_linestyle() for c in ax.containers}
+    assert styles["poisson, m = 1"] == styles["signed_rank, m = 1"] != styles["poisson, m = 2"]
+    # an axis left out gives two rows per point: refused, not drawn over each other
+    with pytest.raises(ValueError, match="several rows at one value of 'delta'"):
+        figure_curves(agg, title="t", **_CURVES)
 
 
 def _equivalence_aggregate():

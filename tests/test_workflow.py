@@ -3,6 +3,7 @@
 import copy
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -35,8 +36,17 @@ SMALL = {
         {"id": "signed_rank", "test": "wilcoxon", "settings": {"alternative": "greater"}},
     ],
     "metrics": [{"id": "power", "kind": "rate", "column": "reject"}],
-    # no caption file: the table's caption is the title
+    # no caption files: the captions are the title; the figure is laid out by its settings
     "table": {"rows": ["delta"], "columns": ["test"], "metrics": ["power"]},
+    "figure": {
+        "function": "figure_curves",
+        "settings": {
+            "metric": "power",
+            "x": "delta",
+            "xlabel": "difference of accuracy",
+            "ylabel": "rejection rate",
+        },
+    },
 }
 
 
@@ -403,6 +413,21 @@ def test_a_dry_run_names_experiment_files_no_configuration_lists(tmp_path):
     assert line.startswith(
         "cvcompare: not run, since no configuration lists them under `experiments`: T-small ("
     )
+
+
+def test_a_scenario_of_one_s_own_is_one_file_with_its_figure_table_and_captions(tmp_path):
+    # T-small has no caption files and draws its figure with figure_curves: a new scenario
+    # needs no code and no file beside its own
+    work = workdir_with_config(tmp_path)
+    outputs = ["figures/T-small.png", "figures/T-small.pdf", "figures/T-small.md"]
+    run = ("--config", "fidelity=smoke", "experiments=[T-small]", "--", *outputs)
+    snakemake(work, "--cores", "2", *run)
+    assert all((work / name).stat().st_size > 0 for name in outputs)
+    snakemake(work, "--report", "report.html", *run)
+    page = (work / "report.html").read_text()
+    title = re.escape(SMALL["title"])
+    assert re.search(title + r"\.</p>\\n<p>Fidelity: smoke\. Error bars", page)  # figure
+    assert re.search(title + r"\.</p>\\n<p>Fidelity: smoke\. Estimated numbers", page)
 
 
 def _check_in_root(tool, *args):

@@ -425,7 +425,7 @@ def _check_figure(
 ) -> None:
     """The figure function exists and takes the settings given, and the metrics (with their
     tests), grid axes and axis values it declares it reads are the experiment's."""
-    from cvcompare.plots.figures import FIGURES, READS
+    from cvcompare.plots.figures import FIGURES, reads_of
 
     name = spec.figure["function"]
     if name not in FIGURES:
@@ -440,7 +440,10 @@ def _check_figure(
     unknown = [key for key in settings if key not in takes]
     if unknown:
         fail(f"figure.settings: {name} takes no setting {unknown}; it takes {takes}")
-    reads = READS.get(name)
+    needed = [k for k in takes if parameters[k].default is inspect.Parameter.empty]
+    if missing := [k for k in needed if k not in settings]:
+        fail(f"figure.settings: {name} needs the setting(s) {missing}")
+    reads = reads_of(name, settings)
     if reads is None:
         return
     for key, axis in reads.picks.items():
@@ -464,6 +467,12 @@ def _check_figure(
         fail(
             f"figure.function: {name} draws against the grid axes {axes}, which `grid` "
             f"does not have (it has {sorted(_grid_names(spec))})"
+        )
+    several = [a.name for a in spec.grid if len(a.values) > 1 and a.name not in reads.axes]
+    if reads.covers_grid and several:
+        fail(
+            f"figure.settings: {name} draws the grid axes {list(reads.axes)}, but the grid "
+            f"axis {several[0]!r} has several values too: name it in figure.settings"
         )
     for path, value in reads.states.items():
         found = _stated_values(spec, path)

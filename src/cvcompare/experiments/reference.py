@@ -156,16 +156,29 @@ def _figures() -> list[str]:
 
     lines = _section(
         "Figure functions (`figure.function`)",
-        "Each draws one figure of a paper, with that figure's axes, series and labels; an "
-        "experiment file that names one must define the metrics (for the tests) and grid "
-        "axes it reads, and have the settings its labels state; `figure.settings` gives "
-        "the function's keyword settings.",
+        "Each draws one figure of a paper, with that figure's axes, series and labels, "
+        "except `figure_curves`, which its settings lay out (for a scenario of one's own); "
+        "an experiment file that names one must define the metrics (for the tests) and "
+        "grid axes it reads, and have the settings its labels state; `figure.settings` "
+        "gives the function's keyword settings.",
         ("function", "what it draws", "reads"),
     )
     for name, fn in sorted(FIGURES.items()):
         reads = READS.get(name)
         if reads is None:
             what = "an analysis' figure data"
+        elif callable(reads):
+            parameters = inspect.signature(fn).parameters
+            needed = [
+                k
+                for k, p in parameters.items()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty
+            ]
+            optional = [k for k in parameters if k not in (*needed, "aggregate", "title")]
+            what = (
+                f"what its settings name: {_names(needed)}, optionally {_names(optional)} "
+                "(every grid axis with several values named)"
+            )
         else:
             metrics = "; ".join(
                 f"`{m}`" + (f" of {_names(tests)}" if tests else "")

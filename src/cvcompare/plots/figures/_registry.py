@@ -28,6 +28,7 @@ __all__ = [
     "FigureReads",
     "ERROR_BARS",
     "errorbar_2se",
+    "reads_of",
     "register_figure",
     "select",
     "series_reads",
@@ -56,23 +57,38 @@ class FigureReads:
         Its keyword settings that pick values of a grid axis to draw (``{"losses": "l1"}``:
         one panel per value of ``l1`` in ``losses``): the values given in the file's
         ``figure.settings``, or the function's defaults, must be on that axis.
+    covers_grid : bool
+        Whether every grid axis with several values must be among ``axes`` (a function
+        that draws every grid point once, not slices of the grid).
     """
 
     metrics: Mapping[str, tuple[str, ...]]
     axes: tuple[str, ...] = ()
     states: Mapping[str, Any] = field(default_factory=dict)
     picks: Mapping[str, str] = field(default_factory=dict)
+    covers_grid: bool = False
 
 
-#: What each figure function that declares it reads, by function name.
-READS: dict[str, FigureReads] = {}
+#: What each figure function that declares it reads, by function name: a
+#: :class:`FigureReads`, or a function of the figure's settings returning one (for a figure
+#: laid out by its settings).
+READS: dict[str, FigureReads | Callable[[Mapping[str, Any]], FigureReads]] = {}
+
+
+def reads_of(name: str, settings: Mapping[str, Any]) -> FigureReads | None:
+    """What the figure function ``name`` reads with ``settings`` (None where it does not
+    declare it: an analysis' figure)."""
+    reads = READS.get(name)
+    return reads(settings) if callable(reads) else reads
 
 
 def register_figure(
-    fn: FigureFunction | None = None, *, reads: FigureReads | None = None
+    fn: FigureFunction | None = None,
+    *,
+    reads: FigureReads | Callable[[Mapping[str, Any]], FigureReads] | None = None,
 ) -> FigureFunction | Callable[[FigureFunction], FigureFunction]:
     """Register a figure function under its own name (a decorator, bare or with ``reads``:
-    what it reads from the aggregate table)."""
+    what it reads from the aggregate table, or a function of its settings giving that)."""
 
     def add(f: FigureFunction) -> FigureFunction:
         if f.__name__ in FIGURES:

@@ -1,0 +1,139 @@
+"""A figure for a scenario of one's own: a metric of every test against a grid axis.
+
+The other figure functions each draw one figure of a paper, with its labels. This one is
+laid out by its settings (which metric, against which grid axis, split into panels and line
+styles by which others, with which axis labels), so that an experiment file of a new
+scenario draws its results without new code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+import matplotlib as mpl
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cvcompare.plots._text import wrap_text
+from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
+    FigureReads,
+    errorbar_2se,
+    register_figure,
+    select,
+)
+
+__all__ = ["figure_curves"]
+
+_COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:brown", "tab:olive")
+_MARKERS = ("o", "s", "D", "^", "v", "P")
+_STYLES = ("-", "--", "-.", ":", (0, (4, 1.5, 1, 1.5, 1, 1.5)), (0, (6, 2)))
+
+
+def _reads(settings: Mapping[str, Any]) -> FigureReads:
+    """What :func:`figure_curves` reads with these settings: the metric (of whichever tests
+    it covers) and the grid axes named; every other grid axis must have one value."""
+    axes = tuple(settings[k] for k in ("x", "panels", "lines") if settings.get(k))
+    return FigureReads({settings["metric"]: ()}, axes, covers_grid=True)
+
+
+@register_figure(reads=_reads)
+def figure_curves(
+    aggregate: pd.DataFrame,
+    *,
+    title: str | None = None,
+    metric: str,
+    x: str,
+    xlabel: str,
+    ylabel: str,
+    panels: str | None = None,
+    lines: str | None = None,
+    labels: Mapping[str, str] | None = None,
+    reference: float | None = None,
+) -> Figure:
+    """A metric of every test against a grid axis, for a scenario of one's own.
+
+    Parameters
+    ----------
+    aggregate : pandas.DataFrame
+        Aggregate table of a simulation with the metric ``metric`` and the grid columns
+        named by ``x``, ``panels`` and ``lines``.
+    title : str, optional
+        Figure title.
+    metric : str
+        The metric drawn (its id in the experiment file).
+    x : str
+        The grid axis on the horizontal axis.
+    xlabel, ylabel : str
+        The axes' labels, in words a reader understands.
+    panels : str, optional
+        A grid axis drawn as one panel per value.
+    lines : str, optional
+        A grid axis drawn as one line style per value.
+    labels : mapping of str to str, optional
+        Each test id's name in the legend (the id where none is given).
+    reference : float, optional
+        A value marked by a grey dotted line (e.g. a test's nominal size).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The metric's estimates with error bars of two Monte Carlo standard errors, one
+        colour and marker per test, side by side in panels sharing their vertical axis.
+
+    Raises
+    ------
+    ValueError
+        If a test has several rows at one value of ``x`` in a panel and line (a grid axis
+        with several values that the settings do not name).
+    """
+    sel = select(aggregate, metric, [a for a in (x, panels, lines) if a])
+    tests = sorted(sel["test"].unique())
+    color = dict(zip(tests, itertools.cycle(_COLORS)))
+    marker = dict(zip(tests, itertools.cycle(_MARKERS)))
+    style: dict[Any, Any] = {None: "-"}
+    if lines:
+        style = dict(zip(sorted(sel[lines].unique()), itertools.cycle(_STYLES)))
+    panel_values = sorted(sel[panels].unique()) if panels else [None]
+    fig = Figure(figsize=(0.8 + 4.6 * len(panel_values), 4.2), layout="constrained")
+    axes = fig.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
+    legend: dict[str, Any] = {}
+    for ax, value in zip(axes, panel_values, strict=True):
+        rows = sel if panels is None else sel[sel[panels] == value]
+        keys = [lines, "test"] if lines else ["test"]
+        for key, g in rows.groupby(keys, sort=True):
+            line, test = key if lines else (None, key[0])
+            if g[x].duplicated().any():
+                raise ValueError(
+                    f"aggregate: metric {metric!r} of test {test!r} has several rows at one "
+                    f"value of {x!r}; name the grid axis that tells them apart as panels or "
+                    "lines"
+                )
+            label = (labels or {}).get(test, test) + (f", {lines} = {line}" if lines else "")
+            errorbar_2se(
+                ax, g, x, color=color[test], marker=marker[test], linestyle=style[line],
+                markersize=4, label=label,
+            )  # fmt: skip
+        if reference is not None:
+            ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_xlabel(xlabel)
+        if panels:
+            ax.set_title(f"{panels} = {value}")
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
+    axes[0].set_ylabel(ylabel)
+    fig.legend(
+        list(legend.values()),
+        list(legend),
+        loc="outside lower center",
+        ncols=min(3, len(legend)),
+        fontsize="small",
+        title=ERROR_BARS,
+        title_fontsize="small",
+    )
+    if title:  # broken to the figure's width, less a margin of a quarter inch each side
+        size = mpl.rcParams["figure.titlesize"]
+        fig.suptitle(wrap_text(title, 72 * fig.get_figwidth() - 36, size), fontsize=size)
+    return fig
