@@ -292,6 +292,34 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             ),  # fmt: skip
             r"figure_curves draws against the grid axes \['n'\], which `grid` does not have",
         ),
+        # ... each grid axis once, names that are names, tests its metric covers, and one
+        # number per grid point
+        (
+            lambda r: r.update(
+                figure={"function": "figure_curves", "settings": {**_CURVES, "panels": "delta"}}
+            ),  # fmt: skip
+            r"figure_curves: x, panels and lines must name different grid axes, got "
+            r"\('delta', 'delta'\)",
+        ),
+        (
+            lambda r: r.update(
+                figure={
+                    "function": "figure_curves",
+                    "settings": {**_CURVES, "metric": ["power"], "panels": "m"},
+                }
+            ),  # fmt: skip
+            r"figure_curves: \['metric'\] must each name a metric or grid axis",
+        ),
+        (
+            lambda r: r.update(
+                figure={
+                    "function": "figure_curves",
+                    "settings": {**_CURVES, "panels": "m", "labels": {"signed-rank": "SR"}},
+                }
+            ),  # fmt: skip
+            r"figure_curves draws the metric 'power' of the test\(s\) \['signed-rank'\], which "
+            r"that metric does not list",
+        ),
         # what the figure function reads: its metrics (with their tests) and grid axes
         (
             lambda r: r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),

@@ -443,7 +443,10 @@ def _check_figure(
     needed = [k for k in takes if parameters[k].default is inspect.Parameter.empty]
     if missing := [k for k in needed if k not in settings]:
         fail(f"figure.settings: {name} needs the setting(s) {missing}")
-    reads = reads_of(name, settings)
+    try:
+        reads = reads_of(name, settings)
+    except ValueError as exc:
+        fail(f"figure.settings: {name}: {exc}")
     if reads is None:
         return
     for key, axis in reads.picks.items():

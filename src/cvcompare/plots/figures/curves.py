@@ -33,10 +33,26 @@ _STYLES = ("-", "--", "-.", ":", (0, (4, 1.5, 1, 1.5, 1, 1.5)), (0, (6, 2)))
 
 
 def _reads(settings: Mapping[str, Any]) -> FigureReads:
-    """What :func:`figure_curves` reads with these settings: the metric (of whichever tests
-    it covers) and the grid axes named; every other grid axis must have one value."""
-    axes = tuple(settings[k] for k in ("x", "panels", "lines") if settings.get(k))
-    return FigureReads({settings["metric"]: ()}, axes, covers_grid=True)
+    """What :func:`figure_curves` reads with these settings: the metric (of the tests that
+    ``labels`` names, or whichever it covers) and the grid axes named, each once; every
+    other grid axis must have one value.
+
+    Raises
+    ------
+    ValueError
+        If ``metric``, ``x``, ``panels`` or ``lines`` is not a name, ``labels`` not a mapping,
+        or one grid axis is named twice.
+    """
+    named = {k: settings[k] for k in ("metric", "x", "panels", "lines") if settings.get(k)}
+    if bad := [k for k, v in named.items() if not isinstance(v, str)]:
+        raise ValueError(f"{bad} must each name a metric or grid axis, got {named}")
+    labels = settings.get("labels") or {}
+    if not isinstance(labels, Mapping):
+        raise ValueError(f"labels must map test ids to names, got {labels!r}")
+    axes = tuple(named[k] for k in ("x", "panels", "lines") if k in named)
+    if len(set(axes)) < len(axes):
+        raise ValueError(f"x, panels and lines must name different grid axes, got {axes}")
+    return FigureReads({named["metric"]: tuple(labels)}, axes, covers_grid=True)
 
 
 @register_figure(reads=_reads)
