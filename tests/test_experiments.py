@@ -320,6 +320,28 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"figure_curves draws the metric 'power' of the test\(s\) \['signed-rank'\], which "
             r"that metric does not list",
         ),
+        # one number per grid point: a histogram, one per bin, is refused before the run
+        (
+            lambda r: (
+                r["metrics"].append(
+                    {
+                        "id": "p_hist",
+                        "kind": "histogram",
+                        "column": "pvalue",
+                        "tests": ["signed_rank"],
+                        "bins": [0.0, 0.5, 1.0],
+                    }
+                ),
+                r.update(
+                    figure={
+                        "function": "figure_curves",
+                        "settings": {**_CURVES, "metric": "p_hist", "panels": "m"},
+                    }
+                ),
+            ),  # fmt: skip
+            r"figure_curves draws one number per grid point, but the metric 'p_hist' is a "
+            r"histogram \(one number per bin\)",
+        ),
         # what the figure function reads: its metrics (with their tests) and grid axes
         (
             lambda r: r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),

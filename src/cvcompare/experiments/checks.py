@@ -477,6 +477,12 @@ def _check_figure(
             f"figure.settings: {name} draws the grid axes {list(reads.axes)}, but the grid "
             f"axis {several[0]!r} has several values too: name it in figure.settings"
         )
+    histograms = [m["id"] for m in spec.metrics if m["kind"] == "histogram"]
+    if reads.covers_grid and (drawn := [m for m in reads.metrics if m in histograms]):
+        fail(
+            f"figure.settings: {name} draws one number per grid point, but the metric "
+            f"{drawn[0]!r} is a histogram (one number per bin)"
+        )
     for path, value in reads.states.items():
         found = _stated_values(spec, path)
         if not found or any(not _same_value(v, value) for v in found):
