@@ -203,6 +203,8 @@ def test_a_caption_is_its_file_or_else_the_experiment_s_title(tmp_path):
     unnamed = copy.deepcopy(SMALL)
     del unnamed["table"]["caption"]
     assert spec_of(unnamed).caption("table", tmp_path) == "a small experiment."
+    unnamed["title"] = "A small experiment."  # not "experiment.."
+    assert spec_of(unnamed).caption("table", tmp_path) == "A small experiment."
     named["table"]["caption"] = "missing.rst"
     with pytest.raises(SpecError, match=r"table.caption: caption file 'missing.rst' not found"):
         spec_of(named).caption("table", tmp_path)

@@ -345,7 +345,7 @@ class ExperimentSpec:
         -------
         str
             The text of the output's ``caption`` file in ``directory``, or, where the file
-            names none, the experiment's title.
+            names none, the experiment's title as a sentence (with a full stop).
 
         Raises
         ------
@@ -353,8 +353,8 @@ class ExperimentSpec:
             When the caption file named is not in ``directory``.
         """
         name = getattr(self, output).get("caption")
-        if name is None:
-            return f"{self.title}."
+        if name is None:  # a sentence: one full stop, also after a title that has one
+            return self.title if self.title.endswith((".", "?", "!")) else f"{self.title}."
         path = Path(directory) / name
         if not path.is_file():
             raise SpecError(f"{output}.caption: caption file {name!r} not found in {directory}")
