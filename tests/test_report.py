@@ -909,3 +909,14 @@ def test_report_says_when_the_rank_tests_cannot_reach_significance(q, reachable)
     reach = "out of reach on these data sets: no p-value, Holm-adjusted over the pairs, can be "
     reach += f"below {floor:.3g})"
     assert markdown.count(reach) == (0 if reachable else 2 * 10)  # both tests, every pair
+
+
+def test_learners_with_long_names_get_figure_names_a_file_system_takes(tmp_path):
+    # a learner named by a long description (a pipeline's repr) made file names over the
+    # 255 bytes a file name may have, and the report could not be written
+    names = ("n" * 200, "h" * 200)
+    table = _table(learners=((names[0], 0.03), (names[1], -0.02)))
+    page = build_report(compare_learners(table, hierarchical=False, n_samples=N))
+    assert max(len(name.encode()) for name in page.figures) <= 255
+    page.write(tmp_path / "out")
+    assert len(list((tmp_path / "out" / "figures").iterdir())) == len(page.figures)

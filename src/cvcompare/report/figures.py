@@ -42,11 +42,17 @@ def _slug_name(name: str) -> str:
     ``_``, followed, where that changed it, by ``_`` and 8 hex digits of its hash, so that
     names differing only in those characters (``"svm rbf"``, ``"svm,rbf"``) or in case
     (``"SVM"``, ``"svm"``, one file on a case-insensitive file system) do not share a file
-    name."""
+    name; a name longer than :data:`_SLUG_LENGTH` is cut to that length before the hash, so
+    that a pair's file names stay within a file system's 255 bytes."""
     plain = "".join(c if c.isascii() and c.isalnum() else "_" for c in name.lower())
-    if plain == name:
+    if plain == name and len(name) <= _SLUG_LENGTH:
         return plain
-    return f"{plain}_{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+    return f"{plain[:_SLUG_LENGTH]}_{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+#: The characters of a learner's name kept in a file name (two names, a hash each and the
+#: longest suffix, ``-bayes-signed-rank-simplex.png``, stay well under 255).
+_SLUG_LENGTH = 80
 
 
 def _slug(*names: str) -> str:
