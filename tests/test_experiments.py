@@ -322,6 +322,15 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"figure_curves draws the metric 'power' of the test\(s\) \['signed-rank'\], which "
             r"that metric does not list",
         ),
+        (
+            lambda r: r.update(
+                figure={
+                    "function": "figure_curves",
+                    "settings": {**_CURVES, "panels": "m", "reference": "0.05"},
+                }
+            ),  # fmt: skip
+            r"figure_curves: reference must be a number, got '0.05'",
+        ),
         # one number per grid point: a histogram, one per bin, is refused before the run
         (
             lambda r: (
@@ -626,6 +635,24 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     # an axis left out gives two rows per point: refused, not drawn over each other
     with pytest.raises(ValueError, match="several rows at one value of 'delta'"):
         figure_curves(agg, title="t", **_CURVES)
+
+
+def test_the_figure_laid_out_by_its_settings_draws_no_two_tests_or_lines_alike():
+    # seven tests and seven values of `lines`: six colours, markers and named line styles
+    # would repeat the first
+    from cvcompare.plots.figures.curves import _line_styles
+
+    agg = pd.DataFrame(
+        [
+            {"delta": d, "m": m, "test": f"t{t}", "metric": "power", "value": 0.1 * t,
+             "se": 0.01}
+            for t in range(7) for m in range(7) for d in (0.0, 0.1)
+        ]
+    )  # fmt: skip
+    (ax,) = figure_curves(agg, title="t", **_CURVES, lines="m").axes
+    looks = {(c.lines[0].get_color(), c.lines[0].get_marker()) for c in ax.containers}
+    assert len(looks) == 7
+    assert len({str(style) for style in _line_styles(list(range(7))).values()}) == 7
 
 
 def _equivalence_aggregate():

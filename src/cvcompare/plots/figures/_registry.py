@@ -27,6 +27,7 @@ __all__ = [
     "READS",
     "FigureReads",
     "ERROR_BARS",
+    "dash_dots",
     "errorbar_2se",
     "reads_of",
     "register_figure",
@@ -124,6 +125,12 @@ def select(table: pd.DataFrame, metric: str, needed: Sequence[str]) -> pd.DataFr
         known = sorted(table["metric"].unique())
         raise ValueError(f"aggregate: no rows for metric {metric!r} (metrics: {known})")
     return sel
+
+
+def dash_dots(dots: int) -> tuple[int, tuple[float, ...]]:
+    """A line style: a dash followed by ``dots`` dots (past solid, dashed, dash-dotted and
+    dotted, for further curves that must not look like those)."""
+    return (0, (4, 1.5) + (1, 1.5) * dots)
 
 
 #: The legend title of every figure with error bars: what the bars are.

@@ -8,8 +8,8 @@ scenario draws its results without new code.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
+from numbers import Real
 from typing import Any
 
 import matplotlib as mpl
@@ -20,6 +20,7 @@ from cvcompare.plots._text import wrap_text
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
+    dash_dots,
     errorbar_2se,
     register_figure,
     select,
@@ -29,7 +30,25 @@ __all__ = ["figure_curves"]
 
 _COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:brown", "tab:olive")
 _MARKERS = ("o", "s", "D", "^", "v", "P")
-_STYLES = ("-", "--", "-.", ":", (0, (4, 1.5, 1, 1.5, 1, 1.5)), (0, (6, 2)))
+
+
+def _test_styles(tests: list[str]) -> dict[str, tuple[str, str]]:
+    """(colour, marker) of each test: the marker moves on by one each time the colours
+    start again, so that no two of up to 36 tests look alike."""
+    n = len(_COLORS)
+    return {
+        t: (_COLORS[i % n], _MARKERS[(i + i // n) % len(_MARKERS)]) for i, t in enumerate(tests)
+    }
+
+
+def _line_styles(values: list[Any]) -> dict[Any, Any]:
+    """Line style of each value: solid, dashed, dash-dotted, dotted, then a dash followed by
+    2, 3, ... dots, so that no two values share one."""
+    named = ("-", "--", "-.", ":")
+    return {
+        v: named[i] if i < len(named) else dash_dots(i - len(named) + 2)
+        for i, v in enumerate(values)
+    }
 
 
 def _reads(settings: Mapping[str, Any]) -> FigureReads:
@@ -41,7 +60,7 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     ------
     ValueError
         If ``metric``, ``x``, ``panels`` or ``lines`` is not a name, ``labels`` not a mapping,
-        or one grid axis is named twice.
+        ``reference`` not a number, or one grid axis is named twice.
     """
     named = {k: settings[k] for k in ("metric", "x", "panels", "lines") if settings.get(k)}
     if bad := [k for k, v in named.items() if not isinstance(v, str)]:
@@ -49,6 +68,9 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     labels = settings.get("labels") or {}
     if not isinstance(labels, Mapping):
         raise ValueError(f"labels must map test ids to names, got {labels!r}")
+    reference = settings.get("reference")
+    if reference is not None and (isinstance(reference, bool) or not isinstance(reference, Real)):
+        raise ValueError(f"reference must be a number, got {reference!r}")
     axes = tuple(named[k] for k in ("x", "panels", "lines") if k in named)
     if len(set(axes)) < len(axes):
         raise ValueError(f"x, panels and lines must name different grid axes, got {axes}")
@@ -106,12 +128,8 @@ def figure_curves(
         with several values that the settings do not name).
     """
     sel = select(aggregate, metric, [a for a in (x, panels, lines) if a])
-    tests = sorted(sel["test"].unique())
-    color = dict(zip(tests, itertools.cycle(_COLORS)))
-    marker = dict(zip(tests, itertools.cycle(_MARKERS)))
-    style: dict[Any, Any] = {None: "-"}
-    if lines:
-        style = dict(zip(sorted(sel[lines].unique()), itertools.cycle(_STYLES)))
+    looks = _test_styles(sorted(sel["test"].unique()))
+    style = _line_styles(sorted(sel[lines].unique())) if lines else {None: "-"}
     panel_values = sorted(sel[panels].unique()) if panels else [None]
     fig = Figure(figsize=(0.8 + 4.6 * len(panel_values), 4.2), layout="constrained")
     axes = fig.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
@@ -129,7 +147,7 @@ def figure_curves(
                 )
             label = (labels or {}).get(test, test) + (f", {lines} = {line}" if lines else "")
             errorbar_2se(
-                ax, g, x, color=color[test], marker=marker[test], linestyle=style[line],
+                ax, g, x, color=looks[test][0], marker=looks[test][1], linestyle=style[line],
                 markersize=4, label=label,
             )  # fmt: skip
         if reference is not None:

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
+    dash_dots,
     errorbar_2se,
     register_figure,
     select,
@@ -144,7 +145,7 @@ def _run_styles(ms: Sequence[int]) -> dict[int, object]:
     top = max(ms)
     middle = sorted(m for m in ms if m not in (1, top))
     named = dict(zip(middle, ("-.", ":"), strict=False))
-    styles = {m: named.get(m, (0, (4, 1.5) + (1, 1.5) * i)) for i, m in enumerate(middle)}
+    styles = {m: named.get(m, dash_dots(i)) for i, m in enumerate(middle)}
     return styles | {top: "-", 1: "--"}
 
 
