@@ -94,6 +94,13 @@ def _summary(**changes):
 _CURVES = {"metric": "power", "x": "delta", "xlabel": "difference", "ylabel": "power"}
 
 
+def _curves(**changes):
+    """An edit of SMALL: its figure drawn by figure_curves with the settings :data:`_CURVES`
+    changed by ``changes`` (a setting given None left out)."""
+    settings = {k: v for k, v in {**_CURVES, **changes}.items() if v is not None}
+    return lambda r: r.update(figure={"function": "figure_curves", "settings": settings})
+
+
 def spec_of(raw=SMALL):
     return ExperimentSpec.from_mapping(copy.deepcopy(raw), schema=SCHEMA, what="T-small.yaml")
 
@@ -269,66 +276,40 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         (lambda r: r.pop("table"), r"expected a `figure`, a `table` or both"),
         # the figure laid out by its settings: what they name must be there
         (
-            lambda r: r.update(figure={"function": "figure_curves", "settings": _CURVES}),
+            _curves(),
             r"figure.settings: figure_curves draws the grid axes \['delta'\], but the grid "
             r"axis 'm' has several values too: name it in figure.settings",
         ),
         (
-            lambda r: r.update(
-                figure={"function": "figure_curves", "settings": {"metric": "power", "x": "delta"}}
-            ),  # fmt: skip
+            _curves(xlabel=None, ylabel=None),
             r"figure.settings: figure_curves needs the setting\(s\) \['xlabel', 'ylabel'\]",
         ),
         (
-            lambda r: r.update(
-                figure={
-                    "function": "figure_curves",
-                    "settings": {**_CURVES, "metric": "powr", "panels": "m"},
-                }
-            ),  # fmt: skip
+            _curves(metric="powr", panels="m"),
             r"figure_curves draws the metric 'powr', which `metrics` does not define",
         ),
         (
-            lambda r: r.update(
-                figure={"function": "figure_curves", "settings": {**_CURVES, "lines": "n"}}
-            ),  # fmt: skip
+            _curves(lines="n"),
             r"figure_curves draws against the grid axes \['n'\], which `grid` does not have",
         ),
         # ... each grid axis once, names that are names, tests its metric covers, and one
         # number per grid point
         (
-            lambda r: r.update(
-                figure={"function": "figure_curves", "settings": {**_CURVES, "panels": "delta"}}
-            ),  # fmt: skip
+            _curves(panels="delta"),
             r"figure_curves: x, panels and lines must name different grid axes, got "
             r"\('delta', 'delta'\)",
         ),
         (
-            lambda r: r.update(
-                figure={
-                    "function": "figure_curves",
-                    "settings": {**_CURVES, "metric": ["power"], "panels": "m"},
-                }
-            ),  # fmt: skip
+            _curves(metric=["power"], panels="m"),
             r"figure_curves: \['metric'\] must each name a metric or grid axis",
         ),
         (
-            lambda r: r.update(
-                figure={
-                    "function": "figure_curves",
-                    "settings": {**_CURVES, "panels": "m", "labels": {"signed-rank": "SR"}},
-                }
-            ),  # fmt: skip
+            _curves(panels="m", labels={"signed-rank": "SR"}),
             r"figure_curves draws the metric 'power' of the test\(s\) \['signed-rank'\], which "
             r"that metric does not list",
         ),
         (
-            lambda r: r.update(
-                figure={
-                    "function": "figure_curves",
-                    "settings": {**_CURVES, "panels": "m", "reference": "0.05"},
-                }
-            ),  # fmt: skip
+            _curves(panels="m", reference="0.05"),
             r"figure_curves: reference must be a number, got '0.05'",
         ),
         # one number per grid point: a histogram, one per bin, is refused before the run
@@ -343,12 +324,7 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
                         "bins": [0.0, 0.5, 1.0],
                     }
                 ),
-                r.update(
-                    figure={
-                        "function": "figure_curves",
-                        "settings": {**_CURVES, "metric": "p_hist", "panels": "m"},
-                    }
-                ),
+                _curves(metric="p_hist", panels="m")(r),
             ),  # fmt: skip
             r"figure_curves draws one number per grid point, but the metric 'p_hist' is a "
             r"histogram \(one number per bin\)",
