@@ -425,23 +425,17 @@ def _check_figure(
 ) -> None:
     """The figure function exists and takes the settings given, and the metrics (with their
     tests), grid axes and axis values it declares it reads are the experiment's."""
-    from cvcompare.plots.figures import FIGURES, reads_of
+    from cvcompare.plots.figures import FIGURES, figure_settings, reads_of
 
     name = spec.figure["function"]
     if name not in FIGURES:
         fail(f"figure.function: unknown figure {name!r}; known: {sorted(FIGURES)}")
-    parameters = inspect.signature(FIGURES[name]).parameters
-    takes = sorted(
-        key
-        for key, par in parameters.items()
-        if par.kind is inspect.Parameter.KEYWORD_ONLY and key not in ("title", "data")
-    )
+    takes = figure_settings(FIGURES[name])
     settings = spec.figure.get("settings", {})
     unknown = [key for key in settings if key not in takes]
     if unknown:
-        fail(f"figure.settings: {name} takes no setting {unknown}; it takes {takes}")
-    needed = [k for k in takes if parameters[k].default is inspect.Parameter.empty]
-    if missing := [k for k in needed if k not in settings]:
+        fail(f"figure.settings: {name} takes no setting {unknown}; it takes {sorted(takes)}")
+    if missing := sorted(k for k, needed in takes.items() if needed and k not in settings):
         fail(f"figure.settings: {name} needs the setting(s) {missing}")
     try:
         reads = reads_of(name, settings)
@@ -450,7 +444,7 @@ def _check_figure(
     if reads is None:
         return
     for key, axis in reads.picks.items():
-        picked = settings.get(key, parameters[key].default)
+        picked = settings.get(key, inspect.signature(FIGURES[name]).parameters[key].default)
         _check_picked(spec, fail, f"figure.settings.{key}", picked, axis)
     for metric, tests in reads.metrics.items():
         if metric not in metrics:

@@ -152,7 +152,7 @@ def _metric_kinds() -> list[str]:
 
 
 def _figures() -> list[str]:
-    from cvcompare.plots.figures import FIGURES, READS
+    from cvcompare.plots.figures import FIGURES, READS, figure_settings
 
     lines = _section(
         "Figure functions (`figure.function`)",
@@ -168,13 +168,9 @@ def _figures() -> list[str]:
         if reads is None:
             what = "an analysis' figure data"
         elif callable(reads):
-            parameters = inspect.signature(fn).parameters
-            needed = [
-                k
-                for k, p in parameters.items()
-                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty
-            ]
-            optional = [k for k in parameters if k not in (*needed, "aggregate", "title")]
+            takes = figure_settings(fn)
+            needed = [k for k, must in takes.items() if must]
+            optional = [k for k, must in takes.items() if not must]
             what = (
                 f"what its settings name: {_names(needed)}, optionally {_names(optional)} "
                 "(every grid axis with several values named)"

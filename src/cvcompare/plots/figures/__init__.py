@@ -13,6 +13,7 @@ from cvcompare.plots.figures._registry import (
     FIGURES,
     READS,
     FigureReads,
+    figure_settings,
     reads_of,
     register_figure,
     select,
@@ -22,4 +23,12 @@ for _module in pkgutil.iter_modules(__path__):
     if not _module.name.startswith("_"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["FIGURES", "READS", "FigureReads", "reads_of", "register_figure", "select"]
+__all__ = [
+    "FIGURES",
+    "READS",
+    "FigureReads",
+    "figure_settings",
+    "reads_of",
+    "register_figure",
+    "select",
+]

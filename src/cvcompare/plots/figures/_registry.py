@@ -14,6 +14,7 @@ grid and figure settings provide it before any job runs.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "ERROR_BARS",
     "dash_dots",
     "errorbar_2se",
+    "figure_settings",
     "reads_of",
     "register_figure",
     "select",
@@ -81,6 +83,16 @@ def reads_of(name: str, settings: Mapping[str, Any]) -> FigureReads | None:
     declare it: an analysis' figure)."""
     reads = READS.get(name)
     return reads(settings) if callable(reads) else reads
+
+
+def figure_settings(fn: FigureFunction) -> dict[str, bool]:
+    """The keyword settings a figure function takes (``figure.settings``), each with whether
+    it must be given (it has no default)."""
+    return {
+        key: par.default is inspect.Parameter.empty
+        for key, par in inspect.signature(fn).parameters.items()
+        if par.kind is inspect.Parameter.KEYWORD_ONLY and key not in ("title", "data")
+    }
 
 
 def register_figure(
