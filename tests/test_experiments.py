@@ -1059,6 +1059,11 @@ def test_comparison_averages_over_listed_points_with_independent_errors():
         "| T-small | calibrated |" in md
         and "0.015 ± 0.0071 (Monte Carlo, n = 200) |  | consistent |" in md
     )
+    # a run whose experiments state no number says so, not an empty table
+    none = to_markdown(
+        comparison_table([spec_of({**SMALL, "paper_numbers": []})], {"T-small": agg})
+    )
+    assert none == "No experiment of this run states a number to compare (`paper_numbers`).\n"
 
 
 @pytest.mark.parametrize(

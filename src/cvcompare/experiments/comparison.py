@@ -384,7 +384,10 @@ def _reproduced_text(r: Any) -> str:
 
 
 def to_markdown(table: pd.DataFrame) -> str:
-    """Render the comparison table as Markdown (reproduced value with its uncertainty)."""
+    """Render the comparison table as Markdown (reproduced value with its uncertainty), or a
+    sentence saying that no experiment of the run states a number."""
+    if table.empty:
+        return "No experiment of this run states a number to compare (`paper_numbers`).\n"
     header = [
         "Experiment",
         "Claim",
