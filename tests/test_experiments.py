@@ -883,6 +883,24 @@ def _fake_aggregate(spec):
     return pd.DataFrame(rows)
 
 
+def test_a_table_naming_no_metrics_groups_its_rows_by_metric_in_the_file_s_order():
+    # rows [metric, delta, m] without table.metrics: every row of "zeta" first, as the file
+    # lists it (the metrics were interleaved row by row)
+    from cvcompare.experiments.tables import pivot_table
+
+    raw = copy.deepcopy(SMALL)
+    raw["metrics"] = [{"id": "zeta", "kind": "rate", "column": "reject"},
+                      {"id": "alpha", "kind": "rate", "column": "reject"}]  # fmt: skip
+    raw["table"] = {"rows": ["metric", "delta", "m"], "columns": ["test"]}
+    raw["paper_numbers"] = []
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    agg = pd.concat([agg.assign(metric="zeta"), agg.assign(metric="alpha")])
+    long = pivot_table(agg, spec.table, {axis.name: axis.values for axis in spec.grid})
+    assert list(long["metric"]) == ["zeta"] * 8 + ["alpha"] * 8
+    assert list(long["delta"][:8]) == [0.0] * 4 + [0.1] * 4
+
+
 def test_table_markdown_says_what_grid_values_standing_for_several_settings_mean():
     from cvcompare.experiments.tables import pivot_table, table_key, table_markdown
 

@@ -30,13 +30,12 @@ _ID_KEYS = ("test", "metric")
 
 
 def _ordered(aggregate: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
-    sel = aggregate
-    if "metrics" in spec:
-        sel = sel[sel["metric"].isin(spec["metrics"])]
-        order = {m: i for i, m in enumerate(spec["metrics"])}
-        sel = sel.assign(_order=sel["metric"].map(order))
-    else:
-        sel = sel.assign(_order=0)
+    """The rows of the table's metrics (all where it names none), each with its place in
+    the table's order of metrics (``_order``): as named, or as they first come in the
+    aggregate (the experiment file's order)."""
+    metrics = spec.get("metrics", list(pd.unique(aggregate["metric"])))
+    sel = aggregate[aggregate["metric"].isin(metrics)]
+    sel = sel.assign(_order=sel["metric"].map({m: i for i, m in enumerate(metrics)}))
     if sel.empty:
         raise ValueError(f"aggregate: no rows for the table's metrics {spec.get('metrics')}")
     return sel
