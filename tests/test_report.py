@@ -911,6 +911,14 @@ def test_report_says_when_the_rank_tests_cannot_reach_significance(q, reachable)
     assert markdown.count(reach) == (0 if reachable else 2 * 10)  # both tests, every pair
 
 
+def test_learners_named_in_letters_and_digits_keep_their_names_in_figure_names():
+    # a hash is added only where a name had to change or another learner's differs in case
+    table = _table(learners=(("RandomForest", 0.03), ("SVM", -0.02)))
+    page = build_report(compare_learners(table, hierarchical=False, n_samples=N))
+    pair = [name for name in page.figures if "-" in name and "heatmap" not in name]
+    assert pair and all(name.startswith("RandomForest-SVM-") for name in pair)
+
+
 def test_learners_with_long_names_get_figure_names_a_file_system_takes(tmp_path):
     # a learner named by a long description (a pipeline's repr) made file names over the
     # 255 bytes a file name may have, and the report could not be written

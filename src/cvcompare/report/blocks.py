@@ -298,14 +298,15 @@ def _ttest_details(pair: PairResult, s: Settings) -> tuple:
 
 
 def _pair_section(
-    pair: PairResult, s: Settings, n_pairs: int, figures: dict[str, bytes]
+    pair: PairResult, results: ComparisonResults, figures: dict[str, bytes]
 ) -> list[tuple]:
-    """The section of one pair of the ``n_pairs`` compared: its decisions, its figures (added
-    to ``figures``) and its correlated t-tests."""
+    """The section of one pair of the ``results``: its decisions, its figures (added to
+    ``figures``) and its correlated t-tests."""
+    s = results.settings
     return [
         ("h", 2, f"{pair.first} vs {pair.second}"),
-        ("list", pair_lines(pair, s, n_pairs)),
-        *_figure_blocks(pair_figures(pair, s), figures),
+        ("list", pair_lines(pair, s, len(results.pairs))),
+        *_figure_blocks(pair_figures(pair, s, results.learners), figures),
         _ttest_details(pair, s),
     ]
 
@@ -362,5 +363,5 @@ def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, byte
     if rows:
         blocks += _decisions(results, header, rows, figures)
     for pair in results.pairs:
-        blocks += _pair_section(pair, results.settings, len(results.pairs), figures)
+        blocks += _pair_section(pair, results, figures)
     return blocks + _settings(results), figures

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -37,15 +38,17 @@ def _png(ax) -> bytes:
     return buffer.getvalue()
 
 
-def _slug_name(name: str) -> str:
-    """``name`` in lower case with each character other than an ASCII letter or digit as
-    ``_``, followed, where that changed it, by ``_`` and 8 hex digits of its hash, so that
-    names differing only in those characters (``"svm rbf"``, ``"svm,rbf"``) or in case
-    (``"SVM"``, ``"svm"``, one file on a case-insensitive file system) do not share a file
-    name; a name longer than :data:`_SLUG_LENGTH` is cut to that length before the hash, so
-    that a pair's file names stay within a file system's 255 bytes."""
-    plain = "".join(c if c.isascii() and c.isalnum() else "_" for c in name.lower())
-    if plain == name and len(name) <= _SLUG_LENGTH:
+def _slug_name(name: str, learners: Sequence[str]) -> str:
+    """``name`` with each character other than an ASCII letter or digit as ``_``, followed,
+    where that changed it, by ``_`` and 8 hex digits of its hash, so that names differing only
+    in those characters (``"svm rbf"``, ``"svm,rbf"``) do not share a file name. The hash is
+    added too where another of the ``learners`` differs from ``name`` only in case (``"SVM"``,
+    ``"svm"``: one file on a case-insensitive file system), and where the name is longer
+    than :data:`_SLUG_LENGTH`, cut to that length, so that a pair's file names stay within a
+    file system's 255 bytes."""
+    plain = "".join(c if c.isascii() and c.isalnum() else "_" for c in name)
+    twins = [other for other in learners if other != name and other.lower() == name.lower()]
+    if plain == name and len(name) <= _SLUG_LENGTH and not twins:
         return plain
     return f"{plain[:_SLUG_LENGTH]}_{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
@@ -55,10 +58,10 @@ def _slug_name(name: str) -> str:
 _SLUG_LENGTH = 80
 
 
-def _slug(*names: str) -> str:
-    """The names, each made safe by :func:`_slug_name`, joined by hyphens: the start of a
-    file name."""
-    return "-".join(_slug_name(n) for n in names)
+def _slug(names: Sequence[str], learners: Sequence[str]) -> str:
+    """The ``names`` among the ``learners``, each made safe by :func:`_slug_name`, joined by
+    hyphens: the start of a file name."""
+    return "-".join(_slug_name(n, learners) for n in names)
 
 
 #: Quantiles of the posterior predictive between which its density is drawn (99% of it).
@@ -76,11 +79,13 @@ def _density_grid(pair: PairResult, rope) -> np.ndarray:
     return np.linspace(low - margin, high + margin, 400)
 
 
-def pair_figures(pair: PairResult, settings) -> list[tuple[str, str, bytes]]:
-    """(file name, caption, PNG) of the figures of one pair."""
+def pair_figures(
+    pair: PairResult, settings, learners: Sequence[str]
+) -> list[tuple[str, str, bytes]]:
+    """(file name, caption, PNG) of the figures of one pair of the ``learners`` compared."""
     names = (pair.first, pair.second)
     figs = []
-    slug = _slug(pair.first, pair.second)
+    slug = _slug(names, learners)
     rope = settings.rope
     if pair.q == 1:
         post = pair.ttests[0][1]
