@@ -186,8 +186,10 @@ def _friedman_line(results: ComparisonResults) -> str:
         f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
         + _ties_note(results)
         + "; "
-        f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}, "
-        f"p = {_fmt(fr.ff_pvalue)}: "
+        f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}"
+        # F divides by the spread of ranks that chi-square leaves, none when ranks agree
+        + (" (every data set ranks the learners alike)" if np.isinf(fr.ff_statistic) else "")
+        + f", p = {_fmt(fr.ff_pvalue)}: "
         + ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
         + f" at {s.alpha:g}"
     )
