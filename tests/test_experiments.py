@@ -261,6 +261,11 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"test 'poisson': unknown setting\(s\) \['alpah'\]",
         ),
         (lambda r: r["scenario"]["cv"].update(fold=10), r"cv: unknown key\(s\) \['fold'\]"),
+        # a fixed difference the generator cannot realise (theta = 0.5 + |delta| <= 1)
+        (
+            lambda r: r["grid"][0].update(values=[0.0, 0.6]),
+            r"scenario at grid point delta~0.6/m~1: delta: \|delta\| must be at most 0.5",
+        ),
         (
             lambda r: r["metrics"][0].update(column="rejected"),
             r"metric 'power': test 'poisson' writes no column 'rejected'",

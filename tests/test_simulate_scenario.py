@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from test_simulate_cv import _expected_zero_r_cv_accuracy
 
-from cvcompare.simulate.scenario import SimulatedComparison, simulate_comparison
+from cvcompare.simulate.scenario import SimulatedComparison, check_scenario, simulate_comparison
 
 H = {
     "generator": {"name": "nb_features", "theta_star": 0.9},
@@ -132,6 +132,27 @@ def test_missing_keys_and_bad_q():
         simulate_comparison(H, q=2, rng=1, ground_truth={})
     with pytest.raises(ValueError, match=r"\|delta\| must be at most 0.5"):
         simulate_comparison(P | {"delta": {"distribution": "fixed", "value": 0.6}}, q=2, rng=1)
+
+
+@pytest.mark.parametrize(
+    ("generator", "value", "message"),
+    [
+        ({"name": "bn_vs_zeror"}, 0.6, r"\|delta\| must be at most 0.5"),
+        ({"name": "bn_vs_zeror", "negative_delta": "error"}, -0.1, "cannot be realised"),
+        ({"name": "nb_features"}, 0.4, r"delta in \[-0.1, 0.4\); got delta\[0\] = 0.4"),
+        ({"name": "nb_features", "theta_star": 0.8}, -0.25, r"delta in \[-0.2, 0.3\)"),
+    ],
+)
+def test_a_fixed_difference_the_generator_cannot_realise_is_refused_before_any_draw(
+    generator, value, message
+):
+    # a fixed delta is known without drawing: check_scenario (an experiment file's dry run)
+    # refuses it, as a simulation would
+    scenario = P | {"generator": generator, "delta": {"distribution": "fixed", "value": value}}
+    with pytest.raises(ValueError, match=message):
+        check_scenario(scenario, q=2)
+    inside = scenario | {"delta": {"distribution": "fixed", "value": 0.05}}
+    check_scenario(inside, q=2)
 
 
 @pytest.mark.parametrize("n", [50, 500])

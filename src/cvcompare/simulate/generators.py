@@ -147,8 +147,8 @@ def nb_theta_g(theta_star: float, delta: np.ndarray) -> np.ndarray:
         raise ValueError(
             f"delta: theta_star - delta must lie in (0.5, 1], i.e. delta in "
             f"[{theta_star - 1:g}, {theta_star - 0.5:g}); got delta[{i}] = {delta[i]:g} "
-            f"({int(bad.sum())} value(s) out of range; choose a delta distribution within that "
-            "range, e.g. a cauchy with a cap)"
+            f"({int(bad.sum())} value(s) out of range; choose delta values within that range, "
+            "or a distribution with a cap)"
         )
     return theta_g
 

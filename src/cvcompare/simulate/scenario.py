@@ -14,6 +14,8 @@ Generators (``generator.name``):
     (learner b); keys ``theta_star`` (0.9), ``alpha`` (Laplace count, 1),
     ``regenerate_degenerate`` (True: a data set whose differences are all zero is drawn
     again with the same ``delta``, as in the authors' code). ``n_instances`` defaults to 500.
+    ``delta`` must lie in ``[theta_star - 1, theta_star - 0.5)`` (``[-0.1, 0.4)`` at 0.9),
+    so that ``P(G = C) = theta_star - delta`` is in (0.5, 1].
 ``bn_vs_zeror``
     Corani & Benavoli (2015), Sec. 4: the learned Bayesian network ``C -> F`` with
     ``theta = 0.5 + delta`` (learner a) vs zeroR (learner b); keys ``alpha`` (1),
@@ -24,7 +26,7 @@ Generators (``generator.name``):
     draws negative values from its Cauchy but does not say how it realised them:
     ``theta < 0.5`` would make the feature informative again, with accuracy
     ``0.5 + |delta|``.)
-    ``n_instances`` is required.
+    ``n_instances`` is required; ``|delta|`` must be at most 0.5 (``theta <= 1``).
 
     ``delta`` is the *population* difference ``theta - 0.5``; the expected
     cross-validated difference is smaller on small data sets, for two reasons. ZeroR
@@ -56,8 +58,9 @@ Generators (``generator.name``):
     ``n_instances`` are not used.
 ``gaussian_folds``
     Corani & Benavoli (2015), Secs. 2.3 and 3: no classifiers; the fold differences are
-    drawn directly, Gaussian and equicorrelated; keys ``mean``, ``sd``, ``rho`` (see
-    :mod:`~.gaussian_folds`).
+    drawn directly, Gaussian and equicorrelated; keys ``mean`` (the true difference, which a
+    grid varies through the path ``generator.mean``), ``sd``, ``rho`` (see
+    :mod:`~.gaussian_folds`). ``delta`` and ``n_instances`` are refused.
 ``bivariate_normal``
     Benavoli et al. (2014), Sec. 4, Eq. (10): accuracies drawn directly, without
     cross-validation; keys ``sd`` (0.12) and ``corr`` (0). See :mod:`.direct`.
@@ -85,7 +88,7 @@ from ..io import mean_differences
 from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R
 from .cv import PairedCVResult, check_cv_design, paired_cv_binary, paired_cv_estimators
-from .deltas import delta_distribution
+from .deltas import FixedDelta, delta_distribution
 from .direct import GENERATOR_KEYS as _DIRECT_KEYS
 from .direct import BivariateNormalPlan, bivariate_normal_plan
 from .friedman import (
@@ -277,20 +280,19 @@ def _binary_plan(gen_spec: Mapping, scenario: Mapping) -> _BinaryPlan:
     smallest = min(check_int(v, "n_instances", minimum=2) for v in sizes)
     check_cv_design(runs, folds, smallest)
     stratify = _check_bool(scenario.get("cv", {}).get("stratify", True), "cv.stratify")
-    return _BinaryPlan(
+    plan = _BinaryPlan(
         name, runs, folds, dist, alpha, theta_star, regenerate, size_spec, negative, stratify
     )
+    if isinstance(dist, FixedDelta):  # known before any draw: refused when the file loads
+        _check_realisable(plan, np.array([dist.value]))
+    return plan
 
 
-def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> SimulatedComparison:
-    name, runs, folds, alpha = plan.name, plan.runs, plan.folds, plan.alpha
-    theta_star, regenerate, negative = plan.theta_star, plan.regenerate, plan.negative
-    cv_args = {"runs": runs, "folds": folds, "alpha": alpha, "stratify": plan.stratify}
-    delta = plan.dist.sample(q, gen)
-    sizes = _sizes(plan.size_spec, q, gen)
-    if name == "nb_features":
-        nb_theta_g(theta_star, delta)  # refuse infeasible deltas before simulating
-    elif negative == "error" and np.any(delta < 0):
+def _check_realisable(plan: _BinaryPlan, delta: np.ndarray) -> None:
+    """Refuse true differences ``delta`` that the plan's generator cannot realise."""
+    if plan.name == "nb_features":
+        nb_theta_g(plan.theta_star, delta)
+    elif plan.negative == "error" and np.any(delta < 0):
         raise ValueError(
             f"delta: negative differences ({np.min(delta):g}) cannot be realised with "
             "negative_delta='error'; use 'swap' or a non-negative distribution"
@@ -299,8 +301,17 @@ def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> S
         raise ValueError(
             f"delta: |delta| must be at most 0.5 for the 'bn_vs_zeror' generator "
             f"(theta = 0.5 + |delta| <= 1); got {delta[np.argmax(np.abs(delta))]:g}; "
-            "choose a delta distribution within that range, e.g. a cauchy with a cap"
+            "choose delta values within that range, or a distribution with a cap"
         )
+
+
+def _binary_comparison(plan: _BinaryPlan, q: int, gen: np.random.Generator) -> SimulatedComparison:
+    name, runs, folds, alpha = plan.name, plan.runs, plan.folds, plan.alpha
+    theta_star, regenerate = plan.theta_star, plan.regenerate
+    cv_args = {"runs": runs, "folds": folds, "alpha": alpha, "stratify": plan.stratify}
+    delta = plan.dist.sample(q, gen)
+    sizes = _sizes(plan.size_spec, q, gen)
+    _check_realisable(plan, delta)  # before simulating
 
     def simulate(n: int, d: np.ndarray) -> PairedCVResult:
         if name == "nb_features":
