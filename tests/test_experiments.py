@@ -251,6 +251,11 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         (lambda r: r["paper_numbers"][0].update(test="x"), r"has no test 'x'"),
         (lambda r: r["grid"][1].update(name="replication"), r"reserved for result columns"),
         (lambda r: r.update(colour="red"), r"Additional properties are not allowed \('colour'"),
+        (
+            lambda r: r["table"].update(row=["delta"]),
+            r"table: Additional properties are not allowed \('row' was unexpected\) \(found "
+            r"'row': a misspelling of 'rows'\?\)",
+        ),
         # mistakes that only the simulation or the figure would otherwise reveal
         (
             lambda r: r["scenario"]["delta"].update(distribution="lognormal"),

@@ -95,18 +95,25 @@ def _where(error: jsonschema.ValidationError) -> str:
 
 
 def _misspelling(error: jsonschema.ValidationError) -> str:
-    """For a missing required key, the key of the entry that looks like it misspelled
-    (``generater`` for ``generator``), in words; else nothing."""
+    """For a missing required key or a key the entry does not take, the one it looks like a
+    misspelling of (``generater`` for ``generator``), in words; else nothing."""
     entry = error.instance
-    if error.validator != "required" or not isinstance(entry, Mapping):
+    if error.validator not in ("required", "additionalProperties") or not isinstance(
+        entry, Mapping
+    ):
         return ""
     known = set(error.schema.get("properties", {}))
     unknown = [str(key) for key in entry if key not in known]
-    for name in error.validator_value:
-        if name not in entry and repr(name) in error.message:
-            close = difflib.get_close_matches(name, unknown, n=1)
-            if close:
-                return f" (found {close[0]!r}: a misspelling of {name!r}?)"
+    if error.validator == "required":  # a missing key named by the message
+        pairs = [
+            (k, [n]) for n in error.validator_value if repr(n) in error.message for k in unknown
+        ]
+    else:  # an unexpected key named by the message
+        pairs = [(k, sorted(known)) for k in unknown if repr(k) in error.message]
+    for key, names in pairs:
+        close = difflib.get_close_matches(key, names, n=1)
+        if close:
+            return f" (found {key!r}: a misspelling of {close[0]!r}?)"
     return ""
 
 
