@@ -1087,6 +1087,11 @@ def test_comparison_averages_over_listed_points_with_independent_errors():
         "| T-small | calibrated |" in md
         and "0.015 ± 0.0071 (Monte Carlo, n = 200) |  | consistent |" in md
     )
+    assert "| calibrated | nowhere | < 0.05 | 0.015" in md  # no tolerance: none shown
+    loose = copy.deepcopy(SMALL)
+    loose["paper_numbers"][0]["tolerance"] = 0.01
+    md = to_markdown(comparison_table([spec_of(loose)], {"T-small": agg}))
+    assert "| calibrated | nowhere | < 0.05 (tolerance 0.01) | 0.015" in md
     # a run whose experiments state no number says so, not an empty table
     none = to_markdown(
         comparison_table([spec_of({**SMALL, "paper_numbers": []})], {"T-small": agg})

@@ -384,8 +384,9 @@ def _reproduced_text(r: Any) -> str:
 
 
 def to_markdown(table: pd.DataFrame) -> str:
-    """Render the comparison table as Markdown (reproduced value with its uncertainty), or a
-    sentence saying that no experiment of the run states a number."""
+    """Render the comparison table as Markdown (the stated value with its tolerance, the
+    reproduced one with its uncertainty), or a sentence saying that no experiment of the run
+    states a number."""
     if table.empty:
         return "No experiment of this run states a number to compare (`paper_numbers`).\n"
     header = [
@@ -407,7 +408,7 @@ def to_markdown(table: pd.DataFrame) -> str:
             r.experiment,
             r.claim,
             r.source,
-            r.paper,
+            f"{r.paper} (tolerance {r.tolerance:g})" if r.tolerance > 0 else r.paper,
             _reproduced_text(r),
             diag,
             r.verdict,
