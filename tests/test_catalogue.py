@@ -71,8 +71,8 @@ def test_a_scenario_of_ones_own_needs_no_paper_and_is_listed_last(tmp_path):
     for name in ("P-F2a.yaml", "W-F1.yaml"):
         shutil.copy(ROOT / "config" / "experiments" / name, tmp_path / name)
     raw = yaml.safe_load((tmp_path / "P-F2a.yaml").read_text())
-    for key in ("source", "paper_numbers"):
-        raw.pop(key)
+    raw.pop("source")
+    raw["paper_numbers"] = raw["paper_numbers"][:1]  # what the scenario expects
     raw["id"] = "A-mine"  # sorts first by name
     (tmp_path / "A-mine.yaml").write_text(yaml.safe_dump(raw))
     specs = load_all(tmp_path, schema)
@@ -80,4 +80,8 @@ def test_a_scenario_of_ones_own_needs_no_paper_and_is_listed_last(tmp_path):
     page = targets_markdown(specs)
     assert "| [A-mine](#a-mine) | own scenario | " in page
     assert "## A-mine\n\n**" in page and "- Source: own scenario.\n" in page
+    mine = page[page.index("## A-mine") :]
+    claim = raw["paper_numbers"][0]
+    assert f"Expected numbers compared:\n\n- {claim['claim']}: expected {claim['paper']}" in mine
+    assert "Paper numbers" not in mine and f": paper {claim['paper']}" not in mine
     assert page.count("\n- Corani & Benavoli (2015)") == 1

@@ -129,11 +129,12 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
         ]
         if spec.notes:
             lines += ["", " ".join(spec.notes.split())]
-        if spec.paper_numbers:
-            lines += ["", "Paper numbers compared:", ""]
+        if spec.paper_numbers:  # a scenario of one's own states what it expects
+            stated = "paper" if src else "expected"
+            lines += ["", f"{stated.capitalize()} numbers compared:", ""]
             for claim in spec.paper_numbers:
                 note = f" ({claim['note']})" if claim.get("note") else ""
-                lines.append(f"- {claim['claim']}: paper {claim['paper']}{note}.")
+                lines.append(f"- {claim['claim']}: {stated} {claim['paper']}{note}.")
     return "\n".join(lines) + "\n"
 
 
