@@ -611,7 +611,9 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
         np.testing.assert_array_equal(drawn["Poisson-binomial"], expected["value"])
         assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
     (legend,) = fig.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["Poisson-binomial", "signed_rank"]
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "Poisson-binomial", "signed_rank", "reference value 0.05"
+    ]  # fmt: skip
     assert fig.get_suptitle() == spec.title
     # lines instead of panels: one style per m, in one panel
     settings = {**_CURVES, "lines": "m"}

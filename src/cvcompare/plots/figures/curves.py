@@ -113,7 +113,8 @@ def figure_curves(
     labels : mapping of str to str, optional
         Each test id's name in the legend (the id where none is given).
     reference : float, optional
-        A value marked by a grey dotted line (e.g. a test's nominal size).
+        A value marked by a grey dotted line, named in the legend (e.g. a test's nominal
+        size).
 
     Returns
     -------
@@ -150,13 +151,15 @@ def figure_curves(
                 ax, g, x, color=looks[test][0], marker=looks[test][1], linestyle=style[line],
                 markersize=4, label=label,
             )  # fmt: skip
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            legend.setdefault(label, handle)
         if reference is not None:
-            ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
+            marked = ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xlabel(xlabel)
         if panels:
             ax.set_title(f"{panels} = {value}")
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            legend.setdefault(label, handle)
+    if reference is not None:  # last in the legend, after every panel's curves
+        legend[f"reference value {reference:g}"] = marked
     axes[0].set_ylabel(ylabel)
     fig.legend(
         list(legend.values()),
