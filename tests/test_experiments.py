@@ -242,7 +242,16 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"metrics\[0\]\.kind: 'median' is not one of",
         ),
         (lambda r: r["tests"][0].update(test="magic"), r"unknown test 'magic'; known tests: \["),
+        (
+            lambda r: r["grid"][0].update(path="delta.values"),
+            r"grid axis 'delta': path 'delta.values' does not exist in the scenario \(give the "
+            r"key a default value there first\); did you mean 'delta.value'\?",
+        ),
         (lambda r: r["grid"][0].update(path="delta.mean"), r"path 'delta.mean' does not exist"),
+        (
+            lambda r: r["grid"][0].update(path="delt.value"),
+            r"path 'delt.value' does not exist in the scenario .*; did you mean 'delta'\?",
+        ),
         (lambda r: r["metrics"][1].update(baseline="nope"), r"test 'nope' is not among the tests"),
         (
             lambda r: r["paper_numbers"][0]["at"].update(delta=0.5),

@@ -173,18 +173,22 @@ def format_value(value: object) -> str:
     )
 
 
-def _set_path(mapping: dict[str, Any], path: str, value: object, what: str) -> None:
+def _set_path(mapping: dict[str, Any], path: str, value: object, what: str, where: str) -> None:
+    """Set the entry at the dotted ``path`` of ``mapping`` (``where`` says what it is, for
+    the message) to ``value``; a path to no entry is refused, with the key it looks like a
+    misspelling of."""
     keys = path.split(".")
     node: Any = mapping
-    for key in keys[:-1]:
+    for depth, key in enumerate(keys):
         if not isinstance(node, dict) or key not in node:
-            raise SpecError(f"{what}: path {path!r} does not exist (scenario or settings)")
-        node = node[key]
-    if not isinstance(node, dict) or keys[-1] not in node:
-        raise SpecError(
-            f"{what}: path {path!r} does not exist in the scenario (give the key a default "
-            "value in `scenario` first) or in the analysis' settings"
-        )
+            close = difflib.get_close_matches(key, list(node) if isinstance(node, dict) else [])
+            hint = f"; did you mean {'.'.join([*keys[:depth], close[0]])!r}?" if close else ""
+            raise SpecError(
+                f"{what}: path {path!r} does not exist in {where} (give the key a default "
+                f"value there first){hint}"
+            )
+        if depth < len(keys) - 1:
+            node = node[key]
     node[keys[-1]] = value
 
 
@@ -489,24 +493,25 @@ class ExperimentSpec:
         labelled ``"q~10"`` and ``"q~20"``.
         """
         out = []
-        base = self.scenario
+        base, where = self.scenario, "the scenario"
         if self.analysis is not None:
             from cvcompare.experiments.analyses import ANALYSES
 
             entry = ANALYSES.get(self.analysis.function)
             base = {**(entry.defaults if entry else {}), **self.analysis.settings}
+            where = "the analysis' settings"
         for combo in itertools.product(*(a.values_at(fidelity) for a in self.grid)):
             mapping = copy.deepcopy(base)
             params: dict[str, Any] = {}
             settings: dict[str, dict[str, Any]] = {}
             for axis, value in zip(self.grid, combo, strict=True):
-                what = f"{self.id}: grid axis {axis.name!r}"
+                what = f"grid axis {axis.name!r}"
                 for path, val in axis.assignments(value).items():
                     if self.analysis is None and path.startswith("tests."):
                         test_id, key = self._test_setting_path(path, what)
                         settings.setdefault(test_id, {})[key] = val
                     else:
-                        _set_path(mapping, path, val, what)
+                        _set_path(mapping, path, val, what, where)
                 params[axis.name] = value
             out.append(
                 GridPoint(
