@@ -297,7 +297,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         (
             _curves(),
             r"figure.settings: figure_curves draws the grid axes \['delta'\], but the grid "
-            r"axis 'm' has several values too: name it in figure.settings",
+            r"axis 'm' has several values too: draw it as well, as the figure's settings allow "
+            r"\(figure_curves: `panels` or `lines`\), or give it one value",
         ),
         (
             _curves(xlabel=None, ylabel=None),

@@ -469,7 +469,8 @@ def _check_figure(
     if reads.covers_grid and several:
         fail(
             f"figure.settings: {name} draws the grid axes {list(reads.axes)}, but the grid "
-            f"axis {several[0]!r} has several values too: name it in figure.settings"
+            f"axis {several[0]!r} has several values too: draw it as well, as the figure's "
+            "settings allow (figure_curves: `panels` or `lines`), or give it one value"
         )
     histograms = [m["id"] for m in spec.metrics if m["kind"] == "histogram"]
     if reads.covers_grid and (drawn := [m for m in reads.metrics if m in histograms]):
