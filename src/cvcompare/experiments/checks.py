@@ -435,7 +435,9 @@ def _check_figure(
     unknown = [key for key in settings if key not in takes]
     if unknown:
         fail(f"figure.settings: {name} takes no setting {unknown}; it takes {sorted(takes)}")
-    if missing := sorted(k for k, needed in takes.items() if needed and k not in settings):
+    if missing := sorted(
+        k for k, d in takes.items() if d is inspect.Parameter.empty and k not in settings
+    ):
         fail(f"figure.settings: {name} needs the setting(s) {missing}")
     try:
         reads = reads_of(name, settings)
@@ -444,7 +446,7 @@ def _check_figure(
     if reads is None:
         return
     for key, axis in reads.picks.items():
-        picked = settings.get(key, inspect.signature(FIGURES[name]).parameters[key].default)
+        picked = settings.get(key, takes[key])
         _check_picked(spec, fail, f"figure.settings.{key}", picked, axis)
     for metric, tests in reads.metrics.items():
         if metric not in metrics:

@@ -169,8 +169,8 @@ def _figures() -> list[str]:
             what = "an analysis' figure data"
         elif callable(reads):
             takes = figure_settings(fn)
-            needed = [k for k, must in takes.items() if must]
-            optional = [k for k, must in takes.items() if not must]
+            needed = [k for k, d in takes.items() if d is inspect.Parameter.empty]
+            optional = [k for k in takes if k not in needed]
             what = (
                 f"what its settings name: {_names(needed)}, optionally {_names(optional)} "
                 "(every grid axis with several values named)"
@@ -185,7 +185,7 @@ def _figures() -> list[str]:
                 stated = ", ".join(f"`{k} = {v}`" for k, v in reads.states.items())
                 what += f"; its labels state {stated}"
             for key, axis in reads.picks.items():
-                default = inspect.signature(fn).parameters[key].default
+                default = figure_settings(fn)[key]
                 what += (
                     f"; `figure.settings.{key}`: the values of `{axis}` drawn, one panel each "
                     f"(default {list(default)})"

@@ -104,13 +104,11 @@ def _misspelling(error: jsonschema.ValidationError) -> str:
         return ""
     known = set(error.schema.get("properties", {}))
     unknown = [str(key) for key in entry if key not in known]
-    if error.validator == "required":  # a missing key named by the message
-        pairs = [
-            (k, [n]) for n in error.validator_value if repr(n) in error.message for k in unknown
-        ]
-    else:  # an unexpected key named by the message
-        pairs = [(k, sorted(known)) for k in unknown if repr(k) in error.message]
-    for key, names in pairs:
+    if error.validator == "required":  # the missing key the message names
+        keys, names = unknown, [n for n in error.validator_value if repr(n) in error.message]
+    else:  # the unexpected key the message names
+        keys, names = [k for k in unknown if repr(k) in error.message], sorted(known)
+    for key in keys:
         close = difflib.get_close_matches(key, names, n=1)
         if close:
             return f" (found {key!r}: a misspelling of {close[0]!r}?)"

@@ -85,11 +85,11 @@ def reads_of(name: str, settings: Mapping[str, Any]) -> FigureReads | None:
     return reads(settings) if callable(reads) else reads
 
 
-def figure_settings(fn: FigureFunction) -> dict[str, bool]:
-    """The keyword settings a figure function takes (``figure.settings``), each with whether
-    it must be given (it has no default)."""
+def figure_settings(fn: FigureFunction) -> dict[str, Any]:
+    """The keyword settings a figure function takes (``figure.settings``), each with its
+    default (``inspect.Parameter.empty`` where it must be given)."""
     return {
-        key: par.default is inspect.Parameter.empty
+        key: par.default
         for key, par in inspect.signature(fn).parameters.items()
         if par.kind is inspect.Parameter.KEYWORD_ONLY and key not in ("title", "data")
     }
