@@ -282,6 +282,27 @@ def test_rerun_after_an_interruption_computes_only_what_is_missing(small_run):
     assert "Nothing to be done" in dry.stdout + dry.stderr
 
 
+def test_another_version_of_the_package_recomputes_the_results(small_run, tmp_path):
+    # The same run seen by another version of cvcompare (a sitecustomize changes the
+    # version every Python process of the run imports): every job is out of date, by its
+    # params; with the installed version, none is.
+    work = small_run[0]
+    target = "results/smoke/T-small/aggregate.csv"
+    assert "Nothing to be done" in "".join(snakemake(work, "-n", "--", target).stdout)
+    (tmp_path / "sitecustomize.py").write_text(
+        "import cvcompare\ncvcompare.__version__ = '0.0.0+another'\n"
+    )
+    env = os.environ | {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    }
+    cmd = snakemake_command(work, "-n", "--", target)
+    dry = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, check=True)
+    out = dry.stdout + dry.stderr
+    assert "Params have changed since last execution" in out, out[-3000:]
+    chunks = len(list((work / "results" / "smoke" / "T-small").glob("*/reps-*.parquet")))
+    assert re.search(rf"run_chunk\s+{chunks}\b", out), out[-3000:]
+
+
 def test_a_run_killed_outright_resumes_after_unlock_with_the_same_results(small_run, tmp_path):
     # kill -9 of the whole Snakemake process group while jobs run, as an out-of-memory
     # kill or a lost login would: the rerun is refused because the directory is still

@@ -19,6 +19,7 @@ rule aggregate:
         mem_mb=4000,
         runtime=30,
     params:
+        version=VERSION,
         schema=str(EXPERIMENT_SCHEMA),
     script:
         "../scripts/aggregate.py"
@@ -47,6 +48,7 @@ rule analyse:
         mem_mb=3500,
         runtime=30,
     params:
+        version=VERSION,
         job=analysis_job,
     script:
         "../scripts/analyse.py"
@@ -72,6 +74,7 @@ rule comparison:
     conda:
         "../../environment.yml"
     params:
+        version=VERSION,
         schema=str(EXPERIMENT_SCHEMA),
         fidelity=FIDELITY,
         missing={
@@ -104,6 +107,7 @@ rule sampler_health:
     conda:
         "../../environment.yml"
     params:
+        version=VERSION,
         fidelity=FIDELITY,
     script:
         "../scripts/sampler_health.py"
@@ -126,6 +130,7 @@ rule benchmark_summary:
     conda:
         "../../environment.yml"
     params:
+        version=VERSION,
         hierarchical={
             eid: [t.id for t in EXPERIMENTS[eid].tests if t.test == "hierarchical"]
             for eid in SIMULATIONS

@@ -3,6 +3,7 @@ import re
 import sys
 from pathlib import Path
 
+from cvcompare import __version__ as VERSION
 from cvcompare.experiments import (
     SpecError,
     chunk_ranges,
@@ -14,6 +15,8 @@ from cvcompare.experiments import (
 SCHEMAS = Path(workflow.basedir) / "schemas"
 EXPERIMENT_SCHEMA = SCHEMAS / "experiment.schema.yaml"
 CAPTIONS = Path(workflow.basedir) / "report"
+# Every rule that runs the package's code has the package's version among its params, so
+# that results computed by another version are recomputed (Snakemake's params trigger).
 
 
 def experiment_file(eid):

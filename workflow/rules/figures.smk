@@ -19,6 +19,7 @@ rule figure:
     conda:
         "../../environment.yml"
     params:
+        version=VERSION,
         schema=str(EXPERIMENT_SCHEMA),
         caption=caption_text,
         fidelity=FIDELITY,
@@ -43,6 +44,7 @@ rule table:
     conda:
         "../../environment.yml"
     params:
+        version=VERSION,
         schema=str(EXPERIMENT_SCHEMA),
         caption=lambda wildcards: caption_text(wildcards, "table"),
         fidelity=FIDELITY,

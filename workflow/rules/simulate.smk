@@ -19,6 +19,7 @@ rule run_chunk:
         mem_mb=800,
         runtime=job_minutes,
     params:
+        version=VERSION,
         job=chunk_job,
     script:
         "../scripts/run_chunk.py"
@@ -46,5 +47,7 @@ rule friedman_ground_truth:
     resources:
         mem_mb=1000,
         runtime=30,
+    params:
+        version=VERSION,
     script:
         "../scripts/friedman_ground_truth.py"
