@@ -306,11 +306,13 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         ),
         (
             _curves(metric="powr", panels="m"),
-            r"figure_curves draws the metric 'powr', which `metrics` does not define",
+            r"figure.settings.metric: figure_curves draws the metric 'powr', which `metrics` "
+            r"does not define",
         ),
         (
             _curves(lines="n"),
-            r"figure_curves draws against the grid axes \['n'\], which `grid` does not have",
+            r"figure.settings.lines: figure_curves draws against the grid axes \['n'\], which "
+            r"`grid` does not have",
         ),
         # ... each grid axis once, names that are names, tests its metric covers, and one
         # number per grid point
@@ -325,8 +327,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         ),
         (
             _curves(panels="m", labels={"signed-rank": "SR"}),
-            r"figure_curves draws the metric 'power' of the test\(s\) \['signed-rank'\], which "
-            r"that metric does not list",
+            r"figure.settings.labels: figure_curves draws the metric 'power' of the "
+            r"test\(s\) \['signed-rank'\], which that metric does not list",
         ),
         (
             _curves(panels="m", reference="0.05"),
@@ -360,7 +362,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
                 r["metrics"][0].update(id="rejection"),
                 r.update(figure={"function": "figure_p_f2a", "caption": "P-F2a.rst"}),
             ),
-            r"figure_p_f2a draws the metric 'power', which `metrics` does not define \(it "
+            r"figure.function: figure_p_f2a draws the metric 'power', which `metrics` does not "
+            r"define \(it "
             r"defines \['gap', 'rejection'\]\)",
         ),
         (

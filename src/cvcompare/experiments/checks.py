@@ -451,21 +451,19 @@ def _check_figure(
     for metric, tests in reads.metrics.items():
         if metric not in metrics:
             fail(
-                f"figure.function: {name} draws the metric {metric!r}, which `metrics` "
-                f"does not define (it defines {sorted(metrics)})"
+                f"{_where(settings, metric)}: {name} draws the metric {metric!r}, which "
+                f"`metrics` does not define (it defines {sorted(metrics)})"
             )
-        missing = [t for t in tests if t not in metrics[metric]]
-        if missing:
+        if missing := [t for t in tests if t not in metrics[metric]]:
             fail(
-                f"figure.function: {name} draws the metric {metric!r} of the test(s) "
-                f"{missing}, which that metric does not list (it lists "
+                f"{_where(settings, missing[0])}: {name} draws the metric {metric!r} of the "
+                f"test(s) {missing}, which that metric does not list (it lists "
                 f"{sorted(metrics[metric])})"
             )
-    axes = [a for a in reads.axes if a not in _grid_names(spec)]
-    if axes:
+    if axes := [a for a in reads.axes if a not in _grid_names(spec)]:
         fail(
-            f"figure.function: {name} draws against the grid axes {axes}, which `grid` "
-            f"does not have (it has {sorted(_grid_names(spec))})"
+            f"{_where(settings, axes[0])}: {name} draws against the grid axes {axes}, which "
+            f"`grid` does not have (it has {sorted(_grid_names(spec))})"
         )
     several = [a.name for a in spec.grid if len(a.values) > 1 and a.name not in reads.axes]
     if reads.covers_grid and several:
@@ -489,6 +487,15 @@ def _check_figure(
                 f"this file has {path} = {shown}; keep {value}, or show these results in "
                 "a `table` only"
             )
+
+
+def _where(settings: Mapping[str, Any], name: str) -> str:
+    """Where a figure's file names ``name`` (a test or grid axis the figure reads): the
+    setting whose value is that name or a mapping with that key, else its function."""
+    for key, value in settings.items():
+        if value == name or (isinstance(value, Mapping) and name in value):
+            return f"figure.settings.{key}"
+    return "figure.function"
 
 
 def _check_picked(
