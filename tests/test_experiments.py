@@ -633,6 +633,13 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     (ax,) = figure_curves(agg, title="t", **settings).axes
     styles = {c.get_label(): c.lines[0].get_linestyle() for c in ax.containers}
     assert styles["poisson, m = 1"] == styles["signed_rank, m = 1"] != styles["poisson, m = 2"]
+    # the tests `labels` names come first in its order (signed_rank before poisson here),
+    # then the others alphabetically
+    settings = {**_CURVES, "lines": "m", "labels": {"signed_rank": "Wilcoxon"}}
+    (legend,) = figure_curves(agg, title="t", **settings).legends
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "Wilcoxon, m = 1", "poisson, m = 1", "Wilcoxon, m = 2", "poisson, m = 2"
+    ]  # fmt: skip
     # an axis left out gives two rows per point: refused, not drawn over each other
     with pytest.raises(ValueError, match="several rows at one value of 'delta'"):
         figure_curves(agg, title="t", **_CURVES)

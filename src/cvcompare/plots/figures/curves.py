@@ -8,6 +8,7 @@ scenario draws its results without new code.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from numbers import Real
 from typing import Any
@@ -111,7 +112,8 @@ def figure_curves(
     lines : str, optional
         A grid axis drawn as one line style per value.
     labels : mapping of str to str, optional
-        Each test id's name in the legend (the id where none is given).
+        Each test id's name in the legend (the id where none is given). The tests it
+        names come first, in its order, then the others alphabetically.
     reference : float, optional
         A value marked by a grey dotted line, named in the legend (e.g. a test's nominal
         size).
@@ -129,17 +131,21 @@ def figure_curves(
         with several values that the settings do not name).
     """
     sel = select(aggregate, metric, [a for a in (x, panels, lines) if a])
-    looks = _test_styles(sorted(sel["test"].unique()))
-    style = _line_styles(sorted(sel[lines].unique())) if lines else {None: "-"}
+    named = {t: i for i, t in enumerate(labels or {})}
+    tests = sorted(sel["test"].unique(), key=lambda t: (named.get(t, len(named)), t))
+    looks = _test_styles(tests)
+    line_values = sorted(sel[lines].unique()) if lines else [None]
+    style = _line_styles(line_values) if lines else {None: "-"}
     panel_values = sorted(sel[panels].unique()) if panels else [None]
     fig = Figure(figsize=(0.8 + 4.6 * len(panel_values), 4.2), layout="constrained")
     axes = fig.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
     legend: dict[str, Any] = {}
     for ax, value in zip(axes, panel_values, strict=True):
         rows = sel if panels is None else sel[sel[panels] == value]
-        keys = [lines, "test"] if lines else ["test"]
-        for key, g in rows.groupby(keys, sort=True):
-            line, test = key if lines else (None, key[0])
+        for line, test in itertools.product(line_values, tests):
+            g = rows[(rows["test"] == test) & ((rows[lines] == line) if lines else True)]
+            if g.empty:
+                continue
             if g[x].duplicated().any():
                 raise ValueError(
                     f"aggregate: metric {metric!r} of test {test!r} has several rows at one "
