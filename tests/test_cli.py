@@ -398,6 +398,10 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
             "-o: cannot write the report to {csv}/sub",
         ),
         (["frobnicate"], "invalid choice"),
+        # an abbreviation is not taken for an option: --a is compare's, not --alpha
+        (["rank", "{csv}", "--a", "0.1"], "unrecognized arguments: --a 0.1"),
+        (["report", "{csv}", "-o", "{tmp}/r", "--a", "rf"], "unrecognized arguments: --a rf"),
+        (["compare", "{csv}", "--a", "rf", "--b", "svm", "--n-sampl", "9"], "--n-sampl"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line_naming_them(capsys, small_csv, tmp_path, argv, needle):

@@ -103,7 +103,11 @@ class _ArgumentError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """Argument parser whose errors become :class:`_ArgumentError` (one line, no usage)."""
+    """Argument parser whose errors become :class:`_ArgumentError` (one line, no usage), and
+    which takes no abbreviated option (``rank --a A`` would be read as ``--alpha A``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _ArgumentError(message)
