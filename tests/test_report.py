@@ -199,10 +199,24 @@ def test_report_friedman_and_nemenyi(small):
     # F_F with its degrees of freedom k - 1 and (k - 1)(N - 1): 3 learners, N data sets
     n = len(scores)
     assert f"Iman-Davenport F(2, {2 * (n - 1)}) = {fr.ff_statistic:.3f}" in page.markdown
-    assert "Significantly different pairs: rf vs knn" in page.markdown
+    # the better learner first: rf (accuracies 0.03 above svm) has the lower average rank
+    assert "Significantly different pairs: rf better than knn (rank difference" in page.markdown
     assert (
-        "| IDP (no rope) |" in page.markdown
-        and "right). The IDP test has no rope: it asks" in page.markdown
+        "| IDP (no rope) | Poisson-binomial (no rope) |" in page.markdown
+        and "right). The IDP and Poisson-binomial tests have no rope: they ask which learner "
+        "is better, not whether by more than the rope, so their decisions do not contradict "
+        "'equivalent' elsewhere."
+        in page.markdown
+    )
+    # each pair's Poisson-binomial line says so too
+    poisson = [line for line in page.markdown.splitlines() if "Poisson-binomial test:" in line]
+    assert len(poisson) == 3 and all(
+        line.endswith(
+            "; the Poisson-binomial test has no rope: it asks which learner is better, not "
+            "whether by more than the rope, so a decision here does not contradict "
+            "'equivalent' elsewhere)"
+        )
+        for line in poisson
     )
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
     # no ties: nothing said about them
@@ -245,7 +259,7 @@ def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small
         figures, "plot_cd_diagram", lambda *a, **k: cliques.append(k["cliques"]) or plot(*a, **k)
     )
     md = build_report(replace(results, nemenyi=given)).markdown
-    assert f"rf vs knn (rank difference {abs(2 * nem.rank_differences[0, 2]):.2f})" in md
+    assert f"rf better than knn (rank difference {abs(2 * nem.rank_differences[0, 2]):.2f})" in md
     assert cliques == [((0, 1, 2),)]
 
 
@@ -874,7 +888,7 @@ def test_the_rank_tests_are_said_holm_adjusted_only_over_several_pairs(n_learner
     lines = page.markdown.splitlines()
     holm = " (Holm)" if several else ""
     header = next(line for line in lines if line.startswith("| first |"))
-    assert header.endswith(f"| Poisson-binomial | Wilcoxon p{holm} | sign p{holm} |")
+    assert header.endswith(f"| Poisson-binomial (no rope) | Wilcoxon p{holm} | sign p{holm} |")
     for pair in results.pairs:
         cells = [
             f"{getattr(pair, test).pvalue:.3g}" + (f" ({pair.holm[test]:.3g})" if several else "")

@@ -16,6 +16,8 @@ Text between backquotes in a paragraph or a list item is code.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from cvcompare.plots.posterior import difference_text
@@ -23,7 +25,7 @@ from cvcompare.plots.posterior import difference_text
 from .analysis import ComparisonResults, PairResult, Settings
 from .figures import cd_figures, heatmap_figures, pair_figures
 from .rerun import rerun_command
-from .sentences import IDP_NO_ROPE, pair_lines, probability_text, short_decision
+from .sentences import no_rope, pair_lines, probability_text, short_decision
 
 
 def _fmt(v) -> str:
@@ -59,7 +61,7 @@ def _summary_table(results: ComparisonResults):
         "Bayesian signed-rank",
         "Bayesian sign",
         "IDP (no rope)",
-        "Poisson-binomial",
+        "Poisson-binomial (no rope)",
         f"Wilcoxon p{holm}",
         f"sign p{holm}",
     ]
@@ -200,13 +202,14 @@ def _all_learners(results: ComparisonResults, figures: dict[str, bytes]) -> list
     diagram added to ``figures``."""
     nem, k = results.nemenyi, len(results.learners)
     order = np.argsort(nem.avg_ranks, kind="stable")
-    sig = [
-        f"{results.learners[i]} vs {results.learners[j]} (rank difference "
-        f"{abs(nem.rank_differences[i, j]):.2f})"
-        for i in range(k)
-        for j in range(i + 1, k)
-        if nem.significant[i, j]
-    ]
+    names, sig = results.learners, []
+    for i, j in itertools.combinations(range(k), 2):
+        if nem.significant[i, j]:  # the better learner (the lower average rank) first
+            better, worse = (i, j) if nem.rank_differences[i, j] < 0 else (j, i)
+            sig.append(
+                f"{names[better]} better than {names[worse]} (rank difference "
+                f"{nem.rank_differences[worse, better]:.2f})"
+            )
     lines = [
         _friedman_line(results),
         "Average ranks (1 = best): "
@@ -238,7 +241,8 @@ def _decisions(
             "p",
             "Bayesian cells: the decision and its probability, or, when undecided, "
             "P(second better) / P(equivalent) / P(first better), the order (left, rope, "
-            f"right). {IDP_NO_ROPE[:1].upper()}{IDP_NO_ROPE[1:]}. Wilcoxon and sign cells: "
+            f"right). {no_rope('The IDP and Poisson-binomial tests', plural=True)}. Wilcoxon and "
+            "sign cells: "
             f"{p_cells}; where that is below {results.settings.alpha:g}, first the learner "
             "the test favours (the larger rank sum, the more wins).",
         ),

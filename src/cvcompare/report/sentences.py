@@ -14,8 +14,8 @@ import numpy as np
 from .analysis import PairResult, correlated_t_tallies
 
 __all__ = [
-    "IDP_NO_ROPE",
     "bayes_sentence",
+    "no_rope",
     "pair_lines",
     "probability_text",
     "rope_half_width",
@@ -129,11 +129,16 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
     return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj}{reach})"
 
 
-#: Why the IDP test can decide for a learner where the tests with a rope find equivalence.
-IDP_NO_ROPE = (
-    "the IDP test has no rope: it asks which learner is better, not whether by more than the "
-    "rope, so a decision here does not contradict 'equivalent' elsewhere"
-)
+def no_rope(tests: str, plural: bool = False) -> str:
+    """Why ``tests`` (the IDP test, the Poisson-binomial test) can decide for a learner
+    where the tests with a rope find equivalence: they have no rope."""
+    has, they, what = ("have", "they ask", "their decisions do") if plural else (
+        "has", "it asks", "a decision here does"
+    )  # fmt: skip
+    return (
+        f"{tests} {has} no rope: {they} which learner is better, not whether by more than the "
+        f"rope, so {what} not contradict 'equivalent' elsewhere"
+    )
 
 
 def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
@@ -142,7 +147,7 @@ def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
     bounds = (
         f"P({first} better than {second}): lower {probability_text(idp.lower_prob, threshold)}, "
         f"upper {probability_text(idp.upper_prob, 1 - threshold)}"
-        f"; {IDP_NO_ROPE}"
+        f"; {no_rope('the IDP test')}"
     )
     if verdict in ("right", "left"):
         better = first if verdict == "right" else second
@@ -222,7 +227,7 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
             f"{probability_text(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
             f"{probability_text(pb.prob_majority_negative, 1 - pb.alpha)}; "
-            f"threshold {1 - pb.alpha:g})"
+            f"threshold {1 - pb.alpha:g}; {no_rope('the Poisson-binomial test')})"
         )
         for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
             res = getattr(pair, test)
