@@ -394,7 +394,7 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         ),
         (["report", "{csv}", "-o", "{csv}", "--no-hierarchical"], "-o: {csv} is a file"),
         (
-            ["report", "{csv}", "-o", "{csv}/sub", "--no-hierarchical", "--n-samples", "100"],
+            ["report", "{csv}", "-o", "{csv}/sub", "--no-hierarchical", "--n-samples", "2500"],
             "-o: cannot write the report to {csv}/sub",
         ),
         (["frobnicate"], "invalid choice"),
@@ -490,6 +490,80 @@ def test_signed_rank_counts_a_zero_difference_only_when_it_is_exactly_zero(capsy
     assert np.sum(x == 0) == 15
     ref = stats.wilcoxon(x)
     assert row["statistic"] == ref.statistic and row["pvalue"] == pytest.approx(ref.pvalue)
+    # the data sets the test left out are counted in the row, with how they were treated
+    assert row["n_zero"] == 15 and row["zero_method"] == "wilcox"
+
+
+def _learners_on(tmp_path, n_learners: int, n_datasets: int) -> Path:
+    """A CSV of learners L0, L1, ... (L0 best by 0.03), 10 folds on each data set."""
+    gen = np.random.default_rng(5)
+    rows = [
+        (f"L{i}", f"d{d}", f, 0.8 - 0.03 * (i > 0) + gen.normal(0, 0.01))
+        for d in range(n_datasets)
+        for f in range(10)
+        for i in range(n_learners)
+    ]
+    return _write(tmp_path, rows)
+
+
+@pytest.mark.parametrize(
+    ("n_learners", "n_datasets", "argv", "floor"),
+    [
+        # 10 pairs on 8 data sets: Holm's smallest p-value is 10 x 2 / 2^8
+        (5, 8, ["--all-pairs"], 10 * 2 / 2**8),
+        # one pair on 4 data sets: the smallest p-value is 2 / 2^4, no adjustment named
+        (2, 4, ["--a", "L0", "--b", "L1"], 2 / 2**4),
+        # 3 pairs on 8 data sets: 3 x 2 / 2^8 < 0.05, nothing to say
+        (3, 8, ["--all-pairs"], None),
+    ],
+)
+def test_compare_says_where_the_rank_tests_cannot_reach_alpha(
+    capsys, tmp_path, n_learners, n_datasets, argv, floor
+):
+    path = _learners_on(tmp_path, n_learners, n_datasets)
+    for test in ("signed-rank", "sign"):
+        code, out, err = _run(capsys, "compare", str(path), *argv, "--test", test)
+        assert code == 0 and out
+        notes = [line for line in err.splitlines() if line.startswith(f"cvcompare: note: {test}")]
+        if floor is None:
+            assert notes == []
+            continue
+        holm = ", times 10 pairs for Holm's adjustment," if "--all-pairs" in argv else ""
+        assert notes == [
+            f"cvcompare: note: {test}: no significant difference can be found at 0.05 on these "
+            f"data sets: the smallest p-value they allow (every data set favouring one "
+            f"learner){holm} is {floor:.3g}"
+        ]
+
+
+def test_compare_notes_settings_that_would_mislead_silently(capsys, small_csv):
+    pair = ["compare", str(small_csv), "--a", "rf", "--b", "svm"]
+    # rho = 0 treats the folds as independent: said once, where a test uses rho
+    _, _, err = _run(capsys, *pair, "--rho", "0")
+    assert err.count("cvcompare: note: --rho 0 treats the fold results as independent") == 1
+    _, _, err = _run(capsys, *pair, "--rho", "0", "--test", "sign")
+    assert "--rho 0" not in err
+    # a share of n draws has a standard error up to 1 / (2 sqrt(n)): 0.05 at n = 100
+    _, _, err = _run(capsys, *pair, "--test", "bayes-signed-rank", "--n-samples", "100")
+    assert (
+        "cvcompare: warning: --n-samples 100: the probabilities of bayes-signed-rank are "
+        "shares of 100 Monte Carlo draws, with a standard error up to 0.05; give at least "
+        "2500 draws for 0.01\n" in err
+    )
+    # none at 2,500 draws, nor for the Bayesian sign test, whose probabilities are exact
+    for test, draws in (("idp-signed-rank", "2500"), ("bayes-sign", "100")):
+        _, _, err = _run(capsys, *pair, "--test", test, "--n-samples", draws)
+        assert "warning" not in err
+    # a rope in accuracy's unit means nothing for raw scores: asked for where a test uses it
+    code, out, err = _run(capsys, *pair, "--scale", "raw", "--test", "bayes-sign")
+    assert code == 2 and out == ""
+    assert err == (
+        "cvcompare: error: --rope: with --scale raw, give the region of practical equivalence "
+        "in the scores' unit (for bayes-sign); the default, 0.01, is one point of accuracy as "
+        "a fraction\n"
+    )
+    code, out, _ = _run(capsys, *pair, "--scale", "raw", "--test", "sign")
+    assert code == 0 and out
 
 
 def test_default_rho_needs_a_multiple_of_ten_folds(capsys, tmp_path):
@@ -575,6 +649,7 @@ def test_lower_is_better_in_compare_mirrors_negated_scores(tmp_path, capsys):
     loss = _write(tmp_path, rows, "loss.csv")
     neg = _write(tmp_path, [(r[0], r[1], r[2], -r[3]) for r in rows], "neg.csv")
     common = ["--a", "a", "--b", "b", "--format", "json", "--n-samples", "2000", "--scale", "raw"]
+    common += ["--rope", "0.01"]  # in the losses' unit: --scale raw needs it given
     _, out_l, _ = _run(capsys, "compare", str(loss), "--lower-is-better", *common)
     _, out_n, _ = _run(capsys, "compare", str(neg), *common)
     assert json.loads(out_l) == json.loads(out_n)

@@ -23,7 +23,12 @@ are two-sided; they decide where p < --alpha, for the learner their statistic fa
 defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints it in the
 rows of the tests that use it) and must be given when the number of fold results per data
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
-tests are Holm-adjusted over the pairs (pvalue_holm) and decide. The hierarchical model's
+tests are Holm-adjusted over the pairs (pvalue_holm) and decide; their rows count the data
+sets without a difference (n_zero), which these tests leave out. A note on stderr says where
+the data sets leave them no p-value below --alpha. --rope is in accuracy as a fraction
+(0.01: one point); with --scale raw it must be given, in the scores' unit. --rho 0 (folds
+taken as independent) gets a note, and --n-samples below 2500 (a Monte Carlo standard error
+above 0.01) a warning. The hierarchical model's
 rows carry its sampler's diagnostics (diag_ok, rhat_max, ess_min, divergences); a fit that
 fails them is also named in a warning on stderr. Bad input ends the program with a
 one-line message naming the option or column and exit status 2.
@@ -55,6 +60,7 @@ from tqdm import tqdm
 from cvcompare._validation import DEFAULT_RHO, check_rho, check_rope
 from cvcompare.io import (
     fold_differences,
+    mean_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
@@ -71,6 +77,7 @@ from cvcompare.report.analysis import (
     difference_scale,
     run_test,
     score_size,
+    smallest_pvalue,
 )
 from cvcompare.stats import (
     friedman_test,
@@ -235,12 +242,20 @@ def _rows_poisson(res, datasets, args) -> list[Row]:
 
 def _rows_two_sided(res, datasets, args) -> list[Row]:
     """Rows of a two-sided frequentist test on the per-data-set mean differences: the
-    learner its statistic favours (``side``: the larger rank sum, the more wins), and the
-    decision for it where ``p < alpha``."""
+    learner its statistic favours (``side``: the larger rank sum, the more wins), the
+    decision for it where ``p < alpha``, and the data sets without a difference (``n_zero``,
+    left out of the test by its ``zero_method``)."""
     favours = _SIDES[res.side]
     verdict = favours if res.pvalue < args.alpha else "none"
     return [
-        {"statistic": res.statistic, "pvalue": res.pvalue, "favours": favours, "decision": verdict}
+        {
+            "statistic": res.statistic,
+            "pvalue": res.pvalue,
+            "favours": favours,
+            "decision": verdict,
+            "n_zero": res.n_zero,
+            "zero_method": res.zero_method,
+        }
     ]
 
 
@@ -310,6 +325,47 @@ _ROWS: dict[str, Callable[..., list[Row]]] = {
 
 #: Tests whose result depends on the correlation ``rho`` of the cross-validation.
 _RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
+#: Tests with a region of practical equivalence.
+_ROPE_TESTS = frozenset({"correlated-t", "bayes-signed-rank", "bayes-sign", "hierarchical"})
+#: Tests whose probabilities are shares of ``--n-samples`` Monte Carlo draws.
+_DRAWN_TESTS = frozenset({"bayes-signed-rank", "idp-signed-rank"})
+#: The largest Monte Carlo standard error of a probability taken without a warning.
+_MC_SE = 0.01
+
+
+def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
+    """Settings that the tests ``tests`` would take silently but that a user should know of.
+
+    ``--rope`` must be given with ``--scale raw`` where a test has a rope (its default,
+    one point of accuracy, means nothing for other scores); otherwise it is one point
+    (``args.rope`` set). ``--rho 0`` gets a note (the folds treated as independent), and
+    too few ``--n-samples`` for the Monte Carlo tests a warning: a share of ``n`` draws has a
+    standard error of at most ``1 / (2 sqrt(n))``, above :data:`_MC_SE` below 2,500 draws.
+    """
+    roped = sorted(_ROPE_TESTS.intersection(tests))
+    if args.rope is None:
+        if args.scale == "raw" and roped:
+            raise _ArgumentError(
+                f"--rope: with --scale raw, give the region of practical equivalence in the "
+                f"scores' unit (for {', '.join(roped)}); the default, 0.01, is one point of "
+                "accuracy as a fraction"
+            )
+        args.rope = (-0.01, 0.01)
+    if args.rho == 0 and _RHO_TESTS.intersection(tests):
+        print(
+            "cvcompare: note: --rho 0 treats the fold results as independent; the overlapping "
+            "training sets of cross-validation correlate them, and the t-tests then find "
+            "differences far too often (Nadeau & Bengio 2003; rho = 1/k for k-fold)",
+            file=sys.stderr,
+        )
+    drawn = sorted(_DRAWN_TESTS.intersection(tests))
+    worst = 1 / (2 * math.sqrt(args.n_samples))
+    if drawn and worst > _MC_SE:
+        _warning_line(
+            f"--n-samples {args.n_samples}: the probabilities of {', '.join(drawn)} are shares "
+            f"of {args.n_samples} Monte Carlo draws, with a standard error up to {worst:.2g}; "
+            f"give at least {math.ceil(1 / (2 * _MC_SE) ** 2)} draws for {_MC_SE:g}"
+        )
 
 
 def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[str]) -> None:
@@ -366,9 +422,11 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     if args.a is not None and args.a == args.b:
         raise _ArgumentError(f"--a/--b: expected two different learners, got {args.a!r} twice")
     tests = TESTS if args.test == "all" else (args.test,)
+    _check_settings(args, tests)
     args.rho_given, args.rho_note = args.rho is not None, ""
     size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
     rows: list[Row] = []
+    smallest: dict[str, list[float]] = {test: [] for test in _HOLM_TESTS if test in tests}
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(
         total=len(pairs) * len(tests), desc="comparisons", disable=not show, file=sys.stderr
@@ -376,6 +434,10 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         for a, b in pairs:
             x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
+            for test, values in smallest.items() if len(datasets) > 1 else ():
+                values.append(
+                    smallest_pvalue(_HOLM_TESTS[test], mean_differences(x, score_size=size))
+                )
             for test in _tests_for(tests, len(datasets), bar):
                 # one seed sequence per comparison: results do not depend on the other pairs
                 with warnings.catch_warnings(record=True) as caught:
@@ -392,14 +454,28 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                 bar.update()
     if args.rho_note:  # once, after every comparison ran
         print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
+    times = f", times {len(pairs)} pairs for Holm's adjustment," if args.all_pairs else ""
+    for test, values in smallest.items():  # in the words of the report's decisions section
+        if values and (floor := min(1.0, len(pairs) * min(values))) >= args.alpha:
+            print(
+                f"cvcompare: note: {test}: no significant difference can be found at "
+                f"{args.alpha:g} on these data sets: the smallest p-value they allow (every "
+                f"data set favouring one learner){times} is {floor:.3g}",
+                file=sys.stderr,
+            )
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
+
+
+#: The two-sided tests whose p-values are Holm-adjusted over the pairs, by their names in
+#: ``--test`` and in :func:`cvcompare.report.analysis.smallest_pvalue`.
+_HOLM_TESTS = {"signed-rank": "wilcoxon", "sign": "sign"}
 
 
 def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
     """The rows of the two-sided tests (signed-rank, sign) with their p-values
     Holm-adjusted over the pairs compared (``pvalue_holm``), and decisions taken on them
     (Demsar 2006, Sec. 3.2.2; Holm 1979), as the report does."""
-    for test in ("signed-rank", "sign"):
+    for test in _HOLM_TESTS:
         family = [row for row in rows if row["test"] == test]
         if not family:
             continue
@@ -477,6 +553,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
     if out.exists() and not out.is_dir():
         raise _ArgumentError(f"-o: {out} is a file; expected a directory for the report")
     table = _load(args)
+    _check_settings(args, [*TESTS, *(() if args.no_hierarchical else SLOW_TESTS)])
     # compare_learners checks the learners, their folds and the default rho, in the
     # library's words, which main turns into the options' and FILE's
     results = compare_learners(
@@ -669,9 +746,10 @@ def _model_options() -> _Parser:
     model.add_argument(
         "--rope",
         type=_rope,
-        default=(-0.01, 0.01),
+        default=None,
         help="half-width of the region of practical equivalence: a fraction of accuracy "
-        "(0.01 = one point, the default), or in the score's unit with --scale raw; an "
+        "(0.01 = one point, the default), or in the score's unit with --scale raw (then "
+        "required); an "
         "asymmetric rope as its ends in one word, --rope=LOW,HIGH (e.g. --rope=-0.01,0.02), on "
         "the difference oriented so that positive favours the first learner",
     )

@@ -584,6 +584,13 @@ _NO_SCALE = (
 _TWO_SIDED = {"wilcoxon": wilcoxon_test, "sign": sign_test}
 
 
+def smallest_pvalue(test: str, means: np.ndarray) -> float:
+    """The smallest p-value the two-sided test ``test`` (``"wilcoxon"`` or ``"sign"``) can
+    give on data sets with these mean differences: its p-value where every data set favours
+    one learner (the differences' absolute values; those that are zero stay out)."""
+    return float(_TWO_SIDED[test](np.abs(means), scale="raw").pvalue)
+
+
 def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
     """Holm-adjust the Wilcoxon and sign p-values over the family of all pairs, with the
     smallest adjusted p-value the family allows (``PairResult.holm_floor``)."""
@@ -592,8 +599,8 @@ def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
     adjusted = {test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in _TWO_SIDED}
     # Holm's smallest adjusted p-value is the number of pairs times the smallest p-value
     floor = {
-        test: min(1.0, len(pairs) * min(run(np.abs(p.means), scale="raw").pvalue for p in pairs))
-        for test, run in _TWO_SIDED.items()
+        test: min(1.0, len(pairs) * min(smallest_pvalue(test, p.means) for p in pairs))
+        for test in _TWO_SIDED
     }
     return [
         replace(p, holm={test: float(adjusted[test][i]) for test in adjusted}, holm_floor=floor)
