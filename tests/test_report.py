@@ -956,3 +956,45 @@ def test_learners_with_long_names_get_figure_names_a_file_system_takes(tmp_path)
     assert max(len(name.encode()) for name in page.figures) <= 255
     page.write(tmp_path / "out")
     assert len(list((tmp_path / "out" / "figures").iterdir())) == len(page.figures)
+
+
+def test_the_rank_tests_count_the_data_sets_they_leave_out():
+    # svm's scores copied to "copy" on 3 of 8 data sets: those differences are zero, and
+    # the Wilcoxon and sign tests leave them out (as scipy does by default)
+    table = _table(learners=(("svm", 0.0), ("copy", 0.01)))
+    svm = table[table["learner"] == "svm"]
+    same = table["dataset"].isin(["d0", "d1", "d2"]) & (table["learner"] == "copy")
+    table.loc[same, "score"] = svm[svm["dataset"].isin(["d0", "d1", "d2"])]["score"].to_numpy()
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+    (pair,) = results.pairs
+    means = table.groupby(["learner", "dataset"])["score"].mean().unstack()
+    x = (means.loc["svm"] - means.loc["copy"]).to_numpy()
+    assert np.sum(x == 0) == 3
+    assert pair.wilcoxon.pvalue == pytest.approx(stats.wilcoxon(x).pvalue, rel=1e-12)
+    assert pair.sign.pvalue == pytest.approx(stats.binomtest(5, 5).pvalue, rel=1e-12)
+    md = build_report(results).markdown
+    for name, res in (("Wilcoxon signed-rank test", pair.wilcoxon), ("Sign test", pair.sign)):
+        assert f"{name}: " in md
+        line = next(line for line in md.splitlines() if line.lstrip("- ").startswith(name))
+        assert f"(p = {res.pvalue:.3g}; 3 data sets without a difference left out" in line
+
+
+def test_a_decision_of_the_dirichlet_tests_on_few_data_sets_gets_a_note():
+    # two data sets whose mean differences lie in the rope: the Bayesian signed-rank test's
+    # posterior has no mass outside the observed differences (and its pseudo-observation at
+    # zero), so P(rope) = 1 exactly
+    table = _table(q=2, learners=(("a", 0.0), ("b", 0.002)))
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+    (pair,) = results.pairs
+    assert np.all(np.abs(pair.means) < 0.01)
+    assert pair.bayes_signed_rank.probs() == (0.0, 1.0, 0.0)
+    md = build_report(results).markdown
+    assert "With only 2 data sets, read the decisions of the Bayesian signed-rank and sign" in md
+    # on 10 data sets, or where neither decides, nothing is said
+    for q, shift in ((10, 0.002), (2, 0.011)):
+        table = _table(q=q, learners=(("a", 0.0), ("b", shift)))
+        results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+        (pair,) = results.pairs
+        decided = {pair.bayes_signed_rank.decision(), pair.bayes_sign.decision()}
+        assert decided != {"none"} if q == 10 else decided == {"none"}
+        assert "With only" not in build_report(results).markdown

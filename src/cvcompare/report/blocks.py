@@ -247,7 +247,7 @@ def _decisions(
             "the test favours (the larger rank sum, the more wins).",
         ),
     ]
-    blocks += [("p", note) for note in _out_of_reach(results)]
+    blocks += [("p", note) for note in _out_of_reach(results) + _few_datasets(results)]
     if len(results.learners) >= 3:
         blocks += _figure_blocks(heatmap_figures(results), figures)
     return blocks
@@ -272,6 +272,37 @@ def _out_of_reach(results: ComparisonResults) -> list[str]:
         f"With {pair.q} data sets{pairs}, the {tests} cannot find a significant difference at "
         f"{alpha:g}: the smallest p-value these data sets allow (every data set favouring "
         f"one learner){holm} is {floors}."
+    ]
+
+
+#: Below this many data sets, a decision of the Bayesian signed-rank or sign test gets a
+#: note on what its posterior cannot know (a rule of thumb, not a theorem).
+FEW_DATASETS = 10
+
+
+def _few_datasets(results: ComparisonResults) -> list[str]:
+    """A note where the Bayesian signed-rank or sign test decides on fewer than
+    :data:`FEW_DATASETS` data sets, else nothing.
+
+    Their posterior, a Dirichlet process (Benavoli et al. 2017, Sec. 5), puts its mass on the
+    data sets observed and the prior's one pseudo-observation at zero, and on none other:
+    two data sets in the rope give P(rope) = 1 exactly for the signed-rank test.
+    """
+    q, thr = results.pairs[0].q, results.settings.threshold
+    decided = any(
+        test is not None and test.decision(thr) != "none"
+        for pair in results.pairs
+        for test in (pair.bayes_signed_rank, pair.bayes_sign)
+    )
+    if q >= FEW_DATASETS or not decided:
+        return []
+    return [
+        f"With only {q} data sets, read the decisions of the Bayesian signed-rank and sign "
+        "tests with care: their posterior (a Dirichlet process) puts its mass on the data "
+        "sets observed and on the prior's one pseudo-observation at zero, and on no other, "
+        "so it cannot doubt that further data sets would behave like these (a few data sets "
+        "in the rope give P(equivalent) near 1). The hierarchical model also weighs the "
+        "spread between data sets."
     ]
 
 
