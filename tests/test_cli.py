@@ -398,6 +398,9 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
             "-o: cannot write the report to {csv}/sub",
         ),
         (["frobnicate"], "invalid choice"),
+        # a table separated by tabs, under a name not ending in .csv, is named as such
+        (["rank", "{tsv}"], "FILE looks like a table of scores separated by tabs: save it"),
+        (["rank", "{one}"], "FILE: ranking needs at least two data sets, found ['d0']"),
         # an abbreviation is not taken for an option: --a is compare's, not --alpha
         (["rank", "{csv}", "--a", "0.1"], "unrecognized arguments: --a 0.1"),
         (["report", "{csv}", "-o", "{tmp}/r", "--a", "rf"], "unrecognized arguments: --a rf"),
@@ -408,7 +411,9 @@ def test_bad_arguments_exit_2_with_one_line_naming_them(capsys, small_csv, tmp_p
     pct = tmp_path / "pct.csv"
     frame = pd.read_csv(small_csv)
     frame.assign(score=frame["score"] * 100).to_csv(pct, index=False)
-    argv = [a.format(csv=small_csv, pct=pct, tmp=tmp_path) for a in argv]
+    frame.to_csv(tsv := tmp_path / "scores.tsv", sep="\t", index=False)
+    frame[frame["dataset"] == "d0"].to_csv(one := tmp_path / "one.csv", index=False)
+    argv = [a.format(csv=small_csv, pct=pct, tmp=tmp_path, tsv=tsv, one=one) for a in argv]
     before = sorted(tmp_path.rglob("*"))
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == ""

@@ -182,8 +182,17 @@ def test_csv_percent_is_refused_as_fraction_and_converted_when_stated(tmp_path):
 
 def test_csv_errors_name_the_problem(tmp_path):
     rows = _tidy_rows()
-    with pytest.raises(ValueError, match="missing column"):
+    with pytest.raises(ValueError, match="missing column") as info:
         read_csv_scores(_csv(tmp_path, rows, header="model,dataset,fold,score"))
+    assert str(info.value).endswith("found ['model', 'dataset', 'fold', 'score']")
+    # a header that is right but for its separator or case says so
+    path = tmp_path / "other.csv"
+    for sep, hint in ((";", "separated by semicolons"), ("\t", "separated by tabs")):
+        path.write_text(sep.join(["learner", "dataset", "fold", "score"]) + "\nrf;zoo;0;0.9\n")
+        with pytest.raises(ValueError, match=f"the file looks {hint}; a tidy CSV is separated"):
+            read_csv_scores(path)
+    with pytest.raises(ValueError, match="column names must be written in lower case"):
+        read_csv_scores(_csv(tmp_path, rows, header="Learner,Dataset,Fold,Score"))
     with pytest.raises(ValueError, match="appears more than once"):
         read_csv_scores(_csv(tmp_path, rows + [rows[0]]))
     with pytest.raises(ValueError, match="finite number"):

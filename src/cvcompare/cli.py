@@ -121,16 +121,26 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _csv_hint(path: str) -> str:
-    """A hint for a file read in the block format whose first line is a tidy CSV's header
-    (``learner,dataset,fold,score``), else nothing."""
+    """A hint for a file read in the block format whose first line is a tidy table's header
+    (``learner,dataset,fold,score``, or the same separated by tabs or semicolons), else
+    nothing."""
     with open(path, encoding="utf-8", errors="replace") as handle:
-        header = {name.strip() for name in handle.readline().split(",")}
-    if {"learner", "dataset", "fold", "score"} <= header:
+        line = handle.readline()
+    columns = {"learner", "dataset", "fold", "score"}
+    seps = {",": "commas", "\t": "tabs", ";": "semicolons"}
+    sep = next((sep for sep in seps if columns <= {c.strip() for c in line.split(sep)}), None)
+    if sep is None:
+        return ""
+    if sep == ",":
         return (
             "; FILE looks like a tidy CSV, which is read as one only under a name ending in "
             ".csv (any other name is read in the block format of accuracies.txt)"
         )
-    return ""
+    return (
+        f"; FILE looks like a table of scores separated by {seps[sep]}: save it separated by "
+        "commas under a name ending in .csv, as a tidy CSV (any other name is read in the "
+        "block format of accuracies.txt)"
+    )
 
 
 def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame:
@@ -397,8 +407,8 @@ def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
     skipped = [t for t in tests if t != "correlated-t"]
     if skipped:
         print(
-            "cvcompare: FILE has one data set: running the correlated t-test only (the other "
-            "tests compare learners across data sets)",
+            "cvcompare: note: FILE has one data set: running the correlated t-test only (the "
+            "other tests compare learners across data sets)",
             file=sys.stderr,
         )
         bar.update(len(skipped))
@@ -497,6 +507,8 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         raise _ArgumentError(f"FILE: ranking needs at least two learners, found {found}")
     table, learners = select_learners(table, args.learners)
     scores, datasets, _ = mean_score_matrix(table, learners)  # the folds must be paired
+    if len(datasets) < 2:
+        raise _ArgumentError(f"FILE: ranking needs at least two data sets, found {datasets}")
     hib = args.higher_is_better
     fried = friedman_test(
         scores, alpha=args.alpha, higher_is_better=hib, tie_correction=args.tie_correction

@@ -203,6 +203,18 @@ def _resolve_duplicate(
     return f"{name}#{k}"
 
 
+def _header_hint(columns: Sequence[object]) -> str:
+    """Why a CSV's header lacks the score columns, where it can be told: another separator
+    than the comma, or the names in another case."""
+    header = ",".join(map(str, columns))
+    for sep, name in ((";", "semicolons"), ("\t", "tabs")):
+        if set(_SCORE_COLUMNS) <= {c.strip().lower() for c in header.split(sep)}:
+            return f" (the file looks separated by {name}; a tidy CSV is separated by commas)"
+    if set(_SCORE_COLUMNS) <= {str(c).strip().lower() for c in columns}:
+        return " (the column names must be written in lower case)"
+    return ""
+
+
 def read_csv_scores(
     path: str | PathLike[str],
     *,
@@ -254,7 +266,7 @@ def read_csv_scores(
     if missing:
         raise ValueError(
             f"{path}: missing column(s) {missing}; expected {list(_SCORE_COLUMNS)}, "
-            f"found {list(table.columns)}"
+            f"found {list(table.columns)}{_header_hint(table.columns)}"
         )
     ignored = [c for c in table.columns if c not in _SCORE_COLUMNS]
     table = table[list(_SCORE_COLUMNS)].copy()
