@@ -624,13 +624,26 @@ def test_report_directory_is_replaced_whole_or_not_at_all(tmp_path, capsys, monk
         page.write(out)
     monkeypatch.setattr(os, "replace", real_replace)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    # a figures directory that is not an earlier report's is refused, never deleted
-    for mine in (tmp_path / "mine", out):
+    # a figures directory that is not an earlier report's is refused, never deleted: beside
+    # no report, or with files a report does not write
+    for mine, why in (
+        (tmp_path / "mine", "figures is not part of an earlier report of cvcompare"),
+        (out, "figures is not an earlier report's figures"),
+    ):
         (mine / "figures").mkdir(parents=True, exist_ok=True)
         (mine / "figures" / "paper.pdf").write_bytes(b"%PDF")
-        with pytest.raises(ValueError, match="is not an earlier report's figures"):
+        with pytest.raises(ValueError, match=why):
             page.write(mine)
         assert (mine / "figures" / "paper.pdf").read_bytes() == b"%PDF"
+    # so are a report.html or report.md that this package did not write
+    for name in ("report.html", "report.md"):
+        theirs = tmp_path / f"theirs-{name}"
+        theirs.mkdir()
+        (theirs / name).write_text("<p>my own page</p>")
+        with pytest.raises(ValueError, match=f"{name} is not part of an earlier report"):
+            page.write(theirs)
+        assert [p.name for p in theirs.iterdir()] == [name]
+        assert (theirs / name).read_text() == "<p>my own page</p>"
     # -o naming a file
     capsys.readouterr()
     assert main(["report", str(path), "-o", str(path), *common]) == 2

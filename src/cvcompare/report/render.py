@@ -48,8 +48,9 @@ class Report:
 
         The directory is created if needed. An earlier report there is replaced, its
         ``figures`` directory with it, so that no figure of another comparison is left
-        beside the new ones; a ``figures`` directory that is not a report's (no report beside
-        it, or files other than PNG images in it) is refused, never deleted. The new files
+        beside the new ones; a ``report.html``, ``report.md`` or ``figures`` that is not an
+        earlier report's (no ``report.html`` of this module beside it, or files other than
+        PNG images in ``figures``) is refused, never overwritten. The new files
         are written to a temporary directory inside ``directory`` first; the earlier report
         is moved aside, the new one moved in, and the earlier one put back if that fails, so
         a failure leaves the earlier report as it was and no partial one.
@@ -62,8 +63,8 @@ class Report:
         Raises
         ------
         ValueError
-            If ``directory`` is a file, or holds a ``figures`` entry that is not an earlier
-            report's.
+            If ``directory`` is a file, or holds a ``report.html``, ``report.md`` or
+            ``figures`` entry that is not an earlier report's.
         """
         out = Path(directory)
         if out.exists() and not out.is_dir():
@@ -71,9 +72,14 @@ class Report:
         out.mkdir(parents=True, exist_ok=True)
         previous = [name for name in _REPORT_FILES if (out / name).exists()]
         figures = out / "figures"
+        if previous and not _is_report(out / "report.html"):
+            raise ValueError(
+                f"directory: {out / previous[-1]} is not part of an earlier report of cvcompare "
+                "(expected a directory without one, or with an earlier report); it is left as "
+                "it is"
+            )
         if figures.exists() and (
-            previous == ["figures"]
-            or not figures.is_dir()
+            not figures.is_dir()
             or any(f.suffix != ".png" or not f.is_file() for f in figures.iterdir())
         ):
             raise ValueError(
@@ -106,6 +112,14 @@ class Report:
 
 #: What :meth:`Report.write` puts in its directory.
 _REPORT_FILES = ("figures", "report.html", "report.md")
+
+
+def _is_report(path: Path) -> bool:
+    """Whether ``path`` is a page this module wrote: every one ends with the command that
+    reruns it."""
+    return path.is_file() and "Rerun: <code>cvcompare report " in path.read_text(
+        encoding="utf-8", errors="replace"
+    )
 
 
 # ------------------------------------------------------------------------------------------
