@@ -368,9 +368,12 @@ def test_lower_is_better_mirrors_negated_scores():
         assert f"| mean difference {loss_diff} |" in ma
         assert f"| mean difference ({pair.first} minus {pair.second}) |" in mb
         ma = ma.replace(loss_diff, f"({pair.first} minus {pair.second})")
+    # the mean scores are the raw ones: the losses' are the negated scores' with their sign
+    assert a.mean_scores == tuple(-m for m in b.mean_scores)
     strip = re.compile(
         r"lower is better|higher is better| --lower-is-better|"
-        r" \(the scores being losses, the second learner's score minus the first's\)"
+        r" \(the scores being losses, the second learner's score minus the first's\)|"
+        r"Mean score over the data sets: .*"
     )
     assert strip.sub("", ma) == strip.sub("", mb)
 
@@ -1011,3 +1014,20 @@ def test_a_decision_of_the_dirichlet_tests_on_few_data_sets_gets_a_note():
         decided = {pair.bayes_signed_rank.decision(), pair.bayes_sign.decision()}
         assert decided != {"none"} if q == 10 else decided == {"none"}
         assert "With only" not in build_report(results).markdown
+
+
+def test_the_report_gives_the_size_of_the_differences(small):
+    # each learner's mean score and each pair's mean, median and range of differences,
+    # recomputed from the table
+    table, results, page = small
+    means = table.groupby(["learner", "dataset"])["score"].mean().unstack()
+    heading = ", ".join(f"{n} {means.loc[n].mean():.4g}" for n in ("rf", "svm", "knn"))
+    assert f"Mean score over the data sets: {heading}." in page.markdown
+    for first, second in (("rf", "svm"), ("rf", "knn"), ("svm", "knn")):
+        d = (means.loc[first] - means.loc[second]).to_numpy()
+        assert (
+            f"Mean difference ({first} minus {second}) over the data sets: {d.mean():+.3g}, "
+            f"median {np.median(d):+.3g}, from {d.min():+.3g} to {d.max():+.3g}; {first} "
+            f"better on {np.sum(d > 0)}, {second} on {np.sum(d < 0)}, neither on 0 of 8 "
+            "data sets." in page.markdown
+        )

@@ -255,6 +255,9 @@ class ComparisonResults:
         The command-line options with which ``source`` was read (``--scale`` for a CSV,
         ``--duplicates`` for the block format), repeated in the report's rerun command; empty
         when the table was given directly.
+    mean_scores : tuple of float
+        Each learner's score averaged over its folds and then over the data sets, in the
+        order of ``learners`` and the scores' own unit.
     """
 
     learners: list[str]
@@ -267,6 +270,7 @@ class ComparisonResults:
     settings: Settings
     source: str = ""
     reading: tuple[str, ...] = ()
+    mean_scores: tuple[float, ...] = ()
 
 
 def score_size(scores: np.ndarray, scale: str) -> float:
@@ -553,6 +557,7 @@ def compare_learners(
         settings=settings,
         source=source,
         reading=tuple(reading),
+        mean_scores=tuple(map(float, scores.mean(axis=0))),
     )
 
 

@@ -150,7 +150,13 @@ def _heading(results: ComparisonResults) -> list[tuple]:
             "p",
             f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
             f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
-            f"({_unit(s.scale)}). Learners: {_names(results.learners)}.",
+            f"({_unit(s.scale)}). Learners: {_names(results.learners)}. Mean score over "
+            "the data sets: "
+            + ", ".join(
+                f"{name} {score:.4g}"
+                for name, score in zip(results.learners, results.mean_scores, strict=True)
+            )
+            + ".",
         ),
     ]
 
@@ -342,10 +348,25 @@ def _pair_section(
     s = results.settings
     return [
         ("h", 2, f"{pair.first} vs {pair.second}"),
+        ("p", _differences_line(pair, s)),
         ("list", pair_lines(pair, s, len(results.pairs))),
         *_figure_blocks(pair_figures(pair, s, results.learners), figures),
         _ttest_details(pair, s),
     ]
+
+
+def _differences_line(pair: PairResult, s: Settings) -> str:
+    """The size of a pair's differences: their mean, median and range over the data sets,
+    and on how many each learner scores better."""
+    d = pair.means
+    favours = [int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0))]
+    spread = f", from {d.min():+.3g} to {d.max():+.3g}" if d.size > 1 else ""
+    return (
+        f"Mean difference ({difference_text(pair.first, pair.second, s.higher_is_better)}) "
+        f"over the data sets: {d.mean():+.3g}, median {np.median(d):+.3g}"
+        f"{spread}; {pair.first} better on {favours[0]}, {pair.second} on {favours[2]}, "
+        f"neither on {favours[1]} of {d.size} data set{'s' * (d.size != 1)}."
+    )
 
 
 def _hierarchical_line(fits: list, s: Settings) -> str:
