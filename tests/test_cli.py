@@ -718,7 +718,7 @@ def _mirror(row: dict) -> dict:
     swap |= {v: k for k, v in swap.items()}
     words = {"left": "right", "right": "left", "a": "b", "b": "a"}
     if row["test"] == "idp-signed-rank":  # P(a better): lower and upper bounds swap
-        swap = {"lower_prob_a_better": "upper_prob_a_better"}
+        swap = {"lower_prob_a_better": "upper_prob_a_better", "prob_a_better": "prob_b_better"}
         swap |= {v: k for k, v in swap.items()}
     out = {swap.get(k, k): v for k, v in row.items()}
     for key in ("decision", "favours"):
@@ -729,7 +729,7 @@ def _mirror(row: dict) -> dict:
     if row["test"] == "sign":
         out["statistic"] = row["n_datasets"] - row["statistic"]
     if row["test"] == "idp-signed-rank":
-        for key in ("prob_a_better", "lower_prob_a_better", "upper_prob_a_better"):
+        for key in ("lower_prob_a_better", "upper_prob_a_better"):
             out[key] = 1 - out[key]
     return out
 

@@ -195,6 +195,7 @@ def test_theorem2_posterior_mean_is_wilcoxon_r_plus(ties):
 def test_dp_all_zero_differences_give_theta_one_half():
     post = dp_signed_rank(np.zeros(7), n_samples=1000, rng=1)
     assert np.all(post.draws == 0.5) and post.prob_greater == 0.0 and post.mean == 0.5
+    assert post.prob_less == 0.0  # neither learner better: theta is 1/2 exactly
     assert post.decide(l0=1, l1=0.01) == "prefer_x"
 
 
@@ -213,6 +214,8 @@ def test_dp_probability_closed_form_for_two_data_sets(z, expected):
     post = dp_signed_rank(z, n_samples=n_samples, rng=12)
     se = math.sqrt(expected * (1 - expected) / n_samples)
     assert abs(post.prob_greater - expected) < Z_TOL * se
+    # theta is continuous here: P(theta < 1/2) = 1 - P(theta > 1/2), with the same error
+    assert abs(post.prob_less - (1 - expected)) < Z_TOL * se
     assert post.mc_se == pytest.approx(
         math.sqrt(post.prob_greater * (1 - post.prob_greater) / n_samples), rel=1e-12
     )

@@ -299,6 +299,7 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
     return [
         {
             "prob_a_better": dp.prob_greater,
+            "prob_b_better": dp.prob_less,
             "lower_prob_a_better": idp.lower_prob,
             "upper_prob_a_better": idp.upper_prob,
             "decision": _IDP_VERDICT[idp.decision(_THRESHOLD)],

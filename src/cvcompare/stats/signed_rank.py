@@ -361,6 +361,12 @@ class DPSignedRankPosterior:
     n_samples: int
     draws: np.ndarray = field(repr=False, compare=False)
 
+    @property
+    def prob_less(self) -> float:
+        """Monte Carlo estimate of ``P[theta < 1/2 | data]``: the second learner better (0,
+        with ``prob_greater``, where every difference is zero and ``theta = 1/2``)."""
+        return float(np.mean(self.draws < 0.5))
+
     def sample(self) -> np.ndarray:
         """Return a copy of the posterior draws of ``P(Z >= -Z')``.
 
