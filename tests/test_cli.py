@@ -207,9 +207,11 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
         "--n-samples",
         "4000",
     )
-    # no progress bar when stderr is not a terminal; one note: the rho assumed
-    assert code == 0 and err.count("\n") == 1
+    # no progress bar when stderr is not a terminal; two notes: the rho assumed, and the
+    # Bayesian signed-rank and sign tests deciding on 8 data sets
+    assert code == 0 and err.count("\n") == 2
     assert err.startswith("cvcompare: note: --rho not given: rho = 0.1 assumed")
+    assert "\ncvcompare: note: bayes-signed-rank and bayes-sign: decided on only 8 data" in err
     table = pd.read_csv(io.StringIO(out))
     counts = table["test"].value_counts().to_dict()
     assert counts.pop("correlated-t") == 9  # one row per data set and a summary row
@@ -400,7 +402,7 @@ def test_all_pairs_is_reproducible_and_matches_single_pairs(capsys, small_csv):
         (["frobnicate"], "invalid choice"),
         # a table separated by tabs, under a name not ending in .csv, is named as such
         (["rank", "{tsv}"], "FILE looks like a table of scores separated by tabs: save it"),
-        (["rank", "{one}"], "FILE: ranking needs at least two data sets, found ['d0']"),
+        (["rank", "{one}"], "FILE: ranking needs at least two data sets, found 1 (d0)"),
         # an abbreviation is not taken for an option: --a is compare's, not --alpha
         (["rank", "{csv}", "--a", "0.1"], "unrecognized arguments: --a 0.1"),
         (["report", "{csv}", "-o", "{tmp}/r", "--a", "rf"], "unrecognized arguments: --a rf"),
@@ -536,9 +538,29 @@ def test_compare_says_where_the_rank_tests_cannot_reach_alpha(
         holm = ", times 10 pairs for Holm's adjustment," if "--all-pairs" in argv else ""
         assert notes == [
             f"cvcompare: note: {test}: no significant difference can be found at 0.05 on these "
-            f"data sets: the smallest p-value they allow (every data set favouring one "
-            f"learner){holm} is {floor:.3g}"
+            f"data sets: the smallest p-value they allow (every data set with a difference "
+            f"favouring one learner){holm} is {floor:.3g}"
         ]
+
+
+def test_compare_notes_a_dirichlet_test_deciding_on_few_data_sets(capsys, tmp_path):
+    # two data sets whose mean differences lie in the rope: the Bayesian signed-rank test
+    # says "equivalent" with probability 1, knowing no data set but these two
+    path = _learners_on(tmp_path, 2, 2)
+    _, out, err = _run(
+        capsys, "compare", str(path), "--a", "L1", "--b", "L0", "--test", "bayes-signed-rank",
+        "--rope", "0.05", "--format", "json",
+    )  # fmt: skip
+    (row,) = json.loads(out)
+    assert row["p_rope"] == 1.0 and row["decision"] == "rope"
+    assert (
+        "cvcompare: note: bayes-signed-rank: decided on only 2 data sets; their posterior (a "
+        "Dirichlet process) puts its mass on the data sets observed" in err
+    )
+    # on 10 data sets, nothing is said
+    path = _learners_on(tmp_path, 2, 10)
+    _, _, err = _run(capsys, "compare", str(path), "--a", "L1", "--b", "L0", "--rope", "0.05")
+    assert "decided on only" not in err
 
 
 def test_compare_notes_settings_that_would_mislead_silently(capsys, small_csv):
@@ -559,6 +581,14 @@ def test_compare_notes_settings_that_would_mislead_silently(capsys, small_csv):
     for test, draws in (("idp-signed-rank", "2500"), ("bayes-sign", "100")):
         _, _, err = _run(capsys, *pair, "--test", test, "--n-samples", draws)
         assert "warning" not in err
+    # at 2,499 draws the error is above 0.01, and said so with the digits that show it
+    _, _, err = _run(capsys, *pair, "--test", "idp-signed-rank", "--n-samples", "2499")
+    assert "with a standard error up to 0.010002; give at least 2500 draws for 0.01" in err
+    # nor where no Monte Carlo test runs: on one data set, only the correlated t-test does
+    one = pd.read_csv(small_csv).query("dataset == 'd0'")
+    one.to_csv(path := small_csv.parent / "one.csv", index=False)
+    _, _, err = _run(capsys, "compare", str(path), "--a", "rf", "--b", "svm", "--n-samples", "9")
+    assert "warning" not in err and "running the correlated t-test only" in err
     # a rope in accuracy's unit means nothing for raw scores: asked for where a test uses it
     code, out, err = _run(capsys, *pair, "--scale", "raw", "--test", "bayes-sign")
     assert code == 2 and out == ""
@@ -685,7 +715,7 @@ def test_python_m_runs_the_command_and_a_closed_pipe_ends_it_quietly(small_csv, 
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     proc.stdout.close()
     err = proc.stderr.read().decode()
-    assert proc.wait() == 1 and err == ""
+    assert proc.wait() == 1 and "Traceback" not in err and "Error" not in err
 
 
 def test_the_tests_take_percentages_and_fractions_as_fractions(capsys, small_csv, tmp_path):

@@ -188,7 +188,8 @@ def test_csv_errors_name_the_problem(tmp_path):
     # a header that is right but for its separator or case says so
     path = tmp_path / "other.csv"
     for sep, hint in ((";", "separated by semicolons"), ("\t", "separated by tabs")):
-        path.write_text(sep.join(["learner", "dataset", "fold", "score"]) + "\nrf;zoo;0;0.9\n")
+        lines = [("learner", "dataset", "fold", "score"), ("rf", "zoo", "0", "0.9")]
+        path.write_text("".join(sep.join(line) + "\n" for line in lines))
         with pytest.raises(ValueError, match=f"the file looks {hint}; a tidy CSV is separated"):
             read_csv_scores(path)
     with pytest.raises(ValueError, match="column names must be written in lower case"):

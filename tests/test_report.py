@@ -199,7 +199,7 @@ def test_report_friedman_and_nemenyi(small):
     # F_F with its degrees of freedom k - 1 and (k - 1)(N - 1): 3 learners, N data sets
     n = len(scores)
     assert f"Iman-Davenport F(2, {2 * (n - 1)}) = {fr.ff_statistic:.3f}" in page.markdown
-    # the better learner first: rf (accuracies 0.03 above svm) has the lower average rank
+    # the better learner first: rf (accuracies 0.05 above knn) has the lower average rank
     assert "Significantly different pairs: rf better than knn (rank difference" in page.markdown
     assert (
         "| IDP (no rope) | Poisson-binomial (no rope) |" in page.markdown
@@ -647,6 +647,12 @@ def test_report_directory_is_replaced_whole_or_not_at_all(tmp_path, capsys, monk
             page.write(theirs)
         assert [p.name for p in theirs.iterdir()] == [name]
         assert (theirs / name).read_text() == "<p>my own page</p>"
+    # ... also beside an earlier report
+    page.write(theirs := tmp_path / "beside")
+    (theirs / "report.md").write_text("my notes")
+    with pytest.raises(ValueError, match="report.md is not part of an earlier report"):
+        page.write(theirs)
+    assert (theirs / "report.md").read_text() == "my notes"
     # -o naming a file
     capsys.readouterr()
     assert main(["report", str(path), "-o", str(path), *common]) == 2
@@ -925,7 +931,8 @@ def test_the_rank_tests_are_said_holm_adjusted_only_over_several_pairs(n_learner
     note = (
         f"With 5 data sets{pairs}, the Wilcoxon signed-rank and sign tests cannot find a "
         "significant difference at 0.05: the smallest p-value these data sets allow (every "
-        f"data set favouring one learner){times} is {min(1, len(results.pairs) * 2 / 2**5):.3g}."
+        "data set with a difference favouring one learner)"
+        f"{times} is {min(1, len(results.pairs) * 2 / 2**5):.3g}."
     )
     assert note in page.markdown
 
@@ -947,7 +954,8 @@ def test_report_says_when_the_rank_tests_cannot_reach_significance(q, reachable)
     note = (
         f"With {q} data sets and 10 pairs, the Wilcoxon signed-rank and sign tests cannot find "
         "a significant difference at 0.05: the smallest p-value these data sets allow (every "
-        f"data set favouring one learner), times 10 pairs for Holm's adjustment, is {floor:.3g}."
+        "data set with a difference favouring one learner), times 10 pairs for Holm's "
+        f"adjustment, is {floor:.3g}."
     )
     assert (note in markdown) is not reachable
     reach = "out of reach on these data sets: no p-value, Holm-adjusted over the pairs, can be "
@@ -1006,6 +1014,8 @@ def test_a_decision_of_the_dirichlet_tests_on_few_data_sets_gets_a_note():
     assert pair.bayes_signed_rank.probs() == (0.0, 1.0, 0.0)
     md = build_report(results).markdown
     assert "With only 2 data sets, read the decisions of the Bayesian signed-rank and sign" in md
+    # the hierarchical model, not fitted here, is not named as the other view
+    assert "near 1)." in md and "The hierarchical model also weighs" not in md
     # on 10 data sets, or where neither decides, nothing is said
     for q, shift in ((10, 0.002), (2, 0.011)):
         table = _table(q=q, learners=(("a", 0.0), ("b", shift)))
@@ -1021,7 +1031,7 @@ def test_the_report_gives_the_size_of_the_differences(small):
     # recomputed from the table
     table, results, page = small
     means = table.groupby(["learner", "dataset"])["score"].mean().unstack()
-    heading = ", ".join(f"{n} {means.loc[n].mean():.4g}" for n in ("rf", "svm", "knn"))
+    heading = ", ".join(f"{n} {means.loc[n].mean():.6g}" for n in ("rf", "svm", "knn"))
     assert f"Mean score over the data sets: {heading}." in page.markdown
     for first, second in (("rf", "svm"), ("rf", "knn"), ("svm", "knn")):
         d = (means.loc[first] - means.loc[second]).to_numpy()
@@ -1031,3 +1041,15 @@ def test_the_report_gives_the_size_of_the_differences(small):
             f"better on {np.sum(d > 0)}, {second} on {np.sum(d < 0)}, neither on 0 of 8 "
             "data sets." in page.markdown
         )
+
+
+def test_the_better_learner_of_a_significantly_different_pair_is_named_first():
+    # the best learner last in the table's order: the report names it first, with the
+    # difference of average ranks (1 = best) recomputed from the scores
+    table = _table(learners=(("weak", -0.02), ("mid", 0.0), ("strong", 0.03)))
+    results = compare_learners(table, hierarchical=False, n_samples=N, seed=3)
+    scores = table.groupby(["dataset", "learner"])["score"].mean().unstack()
+    ranks = stats.rankdata(-scores[["weak", "mid", "strong"]].to_numpy(), axis=1).mean(axis=0)
+    assert ranks[2] < ranks[0]
+    md = build_report(results).markdown
+    assert f"strong better than weak (rank difference {ranks[0] - ranks[2]:.2f})" in md

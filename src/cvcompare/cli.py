@@ -23,9 +23,10 @@ are two-sided; they decide where p < --alpha, for the learner their statistic fa
 defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints it in the
 rows of the tests that use it) and must be given when the number of fold results per data
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
-tests are Holm-adjusted over the pairs (pvalue_holm) and decide; their rows count the data
-sets without a difference (n_zero), which these tests leave out. A note on stderr says where
-the data sets leave them no p-value below --alpha. --rope is in accuracy as a fraction
+tests are Holm-adjusted over the pairs (pvalue_holm) and decide. The rows of these two
+tests count the data sets without a difference (n_zero), which the tests leave out. Notes on
+stderr say where the data sets leave them no p-value below --alpha, and where a Bayesian
+signed-rank or sign test decides on fewer than 10 data sets. --rope is in accuracy as a fraction
 (0.01: one point); with --scale raw it must be given, in the scores' unit. --rho 0 (folds
 taken as independent) gets a note, and --n-samples below 2500 (a Monte Carlo standard error
 above 0.01) a warning. The hierarchical model's
@@ -75,10 +76,11 @@ from cvcompare.report.analysis import (
     Settings,
     correlated_t_tallies,
     difference_scale,
+    holm_floor,
     run_test,
     score_size,
-    smallest_pvalue,
 )
+from cvcompare.report.blocks import FEW_DATASETS
 from cvcompare.stats import (
     friedman_test,
     holm_adjust,
@@ -114,7 +116,8 @@ class _Parser(argparse.ArgumentParser):
     which takes no abbreviated option (``rank --a A`` would be read as ``--alpha A``)."""
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, allow_abbrev=False, **kwargs)
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _ArgumentError(message)
@@ -128,7 +131,9 @@ def _csv_hint(path: str) -> str:
         line = handle.readline()
     columns = {"learner", "dataset", "fold", "score"}
     seps = {",": "commas", "\t": "tabs", ";": "semicolons"}
-    sep = next((sep for sep in seps if columns <= {c.strip() for c in line.split(sep)}), None)
+    sep = next(
+        (sep for sep in seps if columns <= {c.strip().lower() for c in line.split(sep)}), None
+    )
     if sep is None:
         return ""
     if sep == ",":
@@ -374,7 +379,7 @@ def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
     if drawn and worst > _MC_SE:
         _warning_line(
             f"--n-samples {args.n_samples}: the probabilities of {', '.join(drawn)} are shares "
-            f"of {args.n_samples} Monte Carlo draws, with a standard error up to {worst:.2g}; "
+            f"of {args.n_samples} Monte Carlo draws, with a standard error up to {worst:.5g}; "
             f"give at least {math.ceil(1 / (2 * _MC_SE) ** 2)} draws for {_MC_SE:g}"
         )
 
@@ -396,8 +401,9 @@ def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[s
     )
 
 
-def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
-    """The tests that can run on ``q`` data sets: on one, only the correlated t-test."""
+def _tests_for(tests: Sequence[str], q: int) -> list[str]:
+    """The tests that can run on ``q`` data sets: on one, only the correlated t-test (a
+    note says so)."""
     if q >= 2:
         return list(tests)
     if "correlated-t" not in tests:
@@ -405,15 +411,48 @@ def _tests_for(tests: Sequence[str], q: int, bar: tqdm) -> list[str]:
             f"--test: {tests[0]} compares learners across data sets and FILE has one data "
             "set; use --test correlated-t"
         )
-    skipped = [t for t in tests if t != "correlated-t"]
-    if skipped:
+    if len(tests) > 1:
         print(
             "cvcompare: note: FILE has one data set: running the correlated t-test only (the "
             "other tests compare learners across data sets)",
             file=sys.stderr,
         )
-        bar.update(len(skipped))
     return ["correlated-t"]
+
+
+#: The two-sided tests whose p-values are Holm-adjusted over the pairs, by their names in
+#: ``--test`` and in :func:`cvcompare.report.analysis.holm_floor`.
+_HOLM_TESTS = {"signed-rank": "wilcoxon", "sign": "sign"}
+#: The Bayesian tests whose posterior knows only the data sets observed (a Dirichlet process).
+_DIRICHLET_TESTS = ("bayes-signed-rank", "bayes-sign")
+
+
+def _rank_test_notes(rows: list[Row], means: list[np.ndarray], alpha: float) -> list[str]:
+    """What the report's decisions section says of the tests across data sets, as notes:
+    a signed-rank or sign test that cannot reach ``alpha`` on these data sets (Holm-adjusted
+    over the pairs where there are several), and a decision of a Bayesian signed-rank or sign
+    test on fewer than :data:`cvcompare.report.blocks.FEW_DATASETS` data sets."""
+    notes, ran = [], {row["test"] for row in rows}
+    times = f", times {len(means)} pairs for Holm's adjustment," if len(means) > 1 else ""
+    for test in (t for t in _HOLM_TESTS if t in ran):
+        if (floor := holm_floor(_HOLM_TESTS[test], means)) >= alpha:
+            notes.append(
+                f"{test}: no significant difference can be found at {alpha:g} on these data "
+                "sets: the smallest p-value they allow (every data set with a difference "
+                f"favouring one learner){times} is {floor:.3g}"
+            )
+    q = len(means[0])
+    decided = [
+        t for t in _DIRICHLET_TESTS if any(r["test"] == t and r["decision"] != "none" for r in rows)
+    ]
+    if decided and q < FEW_DATASETS:
+        notes.append(
+            f"{' and '.join(decided)}: decided on only {q} data sets; their posterior (a "
+            "Dirichlet process) puts its mass on the data sets observed and on the prior's "
+            "pseudo-observation at zero, and on no other, so it cannot doubt that further "
+            "data sets would behave like these"
+        )
+    return notes
 
 
 def _compare(args: argparse.Namespace) -> list[Row]:
@@ -433,11 +472,12 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     if args.a is not None and args.a == args.b:
         raise _ArgumentError(f"--a/--b: expected two different learners, got {args.a!r} twice")
     tests = TESTS if args.test == "all" else (args.test,)
+    tests = _tests_for(tests, table["dataset"].nunique())
     _check_settings(args, tests)
     args.rho_given, args.rho_note = args.rho is not None, ""
     size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
     rows: list[Row] = []
-    smallest: dict[str, list[float]] = {test: [] for test in _HOLM_TESTS if test in tests}
+    means: list[np.ndarray] = []  # of each pair, for the notes on the rank tests
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(
         total=len(pairs) * len(tests), desc="comparisons", disable=not show, file=sys.stderr
@@ -445,11 +485,8 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         for a, b in pairs:
             x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
-            for test, values in smallest.items() if len(datasets) > 1 else ():
-                values.append(
-                    smallest_pvalue(_HOLM_TESTS[test], mean_differences(x, score_size=size))
-                )
-            for test in _tests_for(tests, len(datasets), bar):
+            means.append(mean_differences(x, score_size=size))
+            for test in tests:
                 # one seed sequence per comparison: results do not depend on the other pairs
                 with warnings.catch_warnings(record=True) as caught:
                     res = run_test(test, x, _settings(args, size), a, b)
@@ -465,21 +502,9 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                 bar.update()
     if args.rho_note:  # once, after every comparison ran
         print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
-    times = f", times {len(pairs)} pairs for Holm's adjustment," if args.all_pairs else ""
-    for test, values in smallest.items():  # in the words of the report's decisions section
-        if values and (floor := min(1.0, len(pairs) * min(values))) >= args.alpha:
-            print(
-                f"cvcompare: note: {test}: no significant difference can be found at "
-                f"{args.alpha:g} on these data sets: the smallest p-value they allow (every "
-                f"data set favouring one learner){times} is {floor:.3g}",
-                file=sys.stderr,
-            )
+    for note in _rank_test_notes(rows, means, args.alpha):
+        print(f"cvcompare: note: {note}", file=sys.stderr)
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
-
-
-#: The two-sided tests whose p-values are Holm-adjusted over the pairs, by their names in
-#: ``--test`` and in :func:`cvcompare.report.analysis.smallest_pvalue`.
-_HOLM_TESTS = {"signed-rank": "wilcoxon", "sign": "sign"}
 
 
 def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
@@ -509,7 +534,9 @@ def _rank(args: argparse.Namespace) -> list[Row]:
     table, learners = select_learners(table, args.learners)
     scores, datasets, _ = mean_score_matrix(table, learners)  # the folds must be paired
     if len(datasets) < 2:
-        raise _ArgumentError(f"FILE: ranking needs at least two data sets, found {datasets}")
+        raise _ArgumentError(
+            f"FILE: ranking needs at least two data sets, found {len(datasets)} ({datasets[0]})"
+        )
     hib = args.higher_is_better
     fried = friedman_test(
         scores, alpha=args.alpha, higher_is_better=hib, tie_correction=args.tie_correction
@@ -566,7 +593,10 @@ def _report(args: argparse.Namespace) -> list[Row]:
     if out.exists() and not out.is_dir():
         raise _ArgumentError(f"-o: {out} is a file; expected a directory for the report")
     table = _load(args)
-    _check_settings(args, [*TESTS, *(() if args.no_hierarchical else SLOW_TESTS)])
+    if table["dataset"].nunique() < 2:  # the tests across data sets do not run
+        _check_settings(args, ["correlated-t"])
+    else:
+        _check_settings(args, [*TESTS, *(() if args.no_hierarchical else SLOW_TESTS)])
     # compare_learners checks the learners, their folds and the default rho, in the
     # library's words, which main turns into the options' and FILE's
     results = compare_learners(

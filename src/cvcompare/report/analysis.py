@@ -589,11 +589,17 @@ _NO_SCALE = (
 _TWO_SIDED = {"wilcoxon": wilcoxon_test, "sign": sign_test}
 
 
-def smallest_pvalue(test: str, means: np.ndarray) -> float:
-    """The smallest p-value the two-sided test ``test`` (``"wilcoxon"`` or ``"sign"``) can
-    give on data sets with these mean differences: its p-value where every data set favours
-    one learner (the differences' absolute values; those that are zero stay out)."""
-    return float(_TWO_SIDED[test](np.abs(means), scale="raw").pvalue)
+def holm_floor(test: str, means: Sequence[np.ndarray]) -> float:
+    """The smallest Holm-adjusted p-value the two-sided test ``test`` (``"wilcoxon"`` or
+    ``"sign"``) can give over pairs with these mean differences (one array per pair).
+
+    A pair's smallest p-value is the test's p-value where every data set with a difference
+    favours one learner (the differences' absolute values; those that are zero stay out);
+    Holm's smallest adjusted p-value is the number of pairs times the smallest of those
+    (Holm 1979), at most 1.
+    """
+    smallest = min(_TWO_SIDED[test](np.abs(m), scale="raw").pvalue for m in means)
+    return float(min(1.0, len(means) * smallest))
 
 
 def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
@@ -602,11 +608,7 @@ def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
     if pairs[0].wilcoxon is None:
         return pairs
     adjusted = {test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in _TWO_SIDED}
-    # Holm's smallest adjusted p-value is the number of pairs times the smallest p-value
-    floor = {
-        test: min(1.0, len(pairs) * min(smallest_pvalue(test, p.means) for p in pairs))
-        for test in _TWO_SIDED
-    }
+    floor = {test: holm_floor(test, [p.means for p in pairs]) for test in _TWO_SIDED}
     return [
         replace(p, holm={test: float(adjusted[test][i]) for test in adjusted}, holm_floor=floor)
         for i, p in enumerate(pairs)

@@ -153,7 +153,7 @@ def _heading(results: ComparisonResults) -> list[tuple]:
             f"({_unit(s.scale)}). Learners: {_names(results.learners)}. Mean score over "
             "the data sets: "
             + ", ".join(
-                f"{name} {score:.4g}"
+                f"{name} {score:.6g}"
                 for name, score in zip(results.learners, results.mean_scores, strict=True)
             )
             + ".",
@@ -276,8 +276,8 @@ def _out_of_reach(results: ComparisonResults) -> list[str]:
     pairs = f" and {n} pairs" if n > 1 else ""
     return [
         f"With {pair.q} data sets{pairs}, the {tests} cannot find a significant difference at "
-        f"{alpha:g}: the smallest p-value these data sets allow (every data set favouring "
-        f"one learner){holm} is {floors}."
+        f"{alpha:g}: the smallest p-value these data sets allow (every data set with a "
+        f"difference favouring one learner){holm} is {floors}."
     ]
 
 
@@ -302,13 +302,14 @@ def _few_datasets(results: ComparisonResults) -> list[str]:
     )
     if q >= FEW_DATASETS or not decided:
         return []
+    fitted = any(pair.hierarchical is not None for pair in results.pairs)
     return [
         f"With only {q} data sets, read the decisions of the Bayesian signed-rank and sign "
         "tests with care: their posterior (a Dirichlet process) puts its mass on the data "
         "sets observed and on the prior's one pseudo-observation at zero, and on no other, "
         "so it cannot doubt that further data sets would behave like these (a few data sets "
-        "in the rope give P(equivalent) near 1). The hierarchical model also weighs the "
-        "spread between data sets."
+        "in the rope give P(equivalent) near 1)."
+        + (" The hierarchical model also weighs the spread between data sets." if fitted else "")
     ]
 
 
@@ -358,15 +359,20 @@ def _pair_section(
 def _differences_line(pair: PairResult, s: Settings) -> str:
     """The size of a pair's differences: their mean, median and range over the data sets,
     and on how many each learner scores better."""
-    d = pair.means
-    favours = [int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0))]
-    spread = f", from {d.min():+.3g} to {d.max():+.3g}" if d.size > 1 else ""
+    d, text = pair.means, difference_text(pair.first, pair.second, s.higher_is_better)
+    if d.size == 1:
+        return f"Mean difference ({text}) on the one data set: {_signed(d[0])}."
     return (
-        f"Mean difference ({difference_text(pair.first, pair.second, s.higher_is_better)}) "
-        f"over the data sets: {d.mean():+.3g}, median {np.median(d):+.3g}"
-        f"{spread}; {pair.first} better on {favours[0]}, {pair.second} on {favours[2]}, "
-        f"neither on {favours[1]} of {d.size} data set{'s' * (d.size != 1)}."
+        f"Mean difference ({text}) over the data sets: {_signed(d.mean())}, median "
+        f"{_signed(np.median(d))}, from {_signed(d.min())} to {_signed(d.max())}; "
+        f"{pair.first} better on {np.sum(d > 0)}, {pair.second} on {np.sum(d < 0)}, neither "
+        f"on {np.sum(d == 0)} of {d.size} data sets."
     )
+
+
+def _signed(value: float) -> str:
+    """A difference with its sign, to three significant digits (zero without one)."""
+    return f"{value:+.3g}" if value else "0"
 
 
 def _hierarchical_line(fits: list, s: Settings) -> str:

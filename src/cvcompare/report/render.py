@@ -49,11 +49,12 @@ class Report:
         The directory is created if needed. An earlier report there is replaced, its
         ``figures`` directory with it, so that no figure of another comparison is left
         beside the new ones; a ``report.html``, ``report.md`` or ``figures`` that is not an
-        earlier report's (no ``report.html`` of this module beside it, or files other than
-        PNG images in ``figures``) is refused, never overwritten. The new files
-        are written to a temporary directory inside ``directory`` first; the earlier report
-        is moved aside, the new one moved in, and the earlier one put back if that fails, so
-        a failure leaves the earlier report as it was and no partial one.
+        earlier report's (a page without the command that reruns it, a ``figures`` without
+        such a ``report.html`` beside it or with files other than PNG images) is refused,
+        never overwritten. The new files are written to a temporary directory inside
+        ``directory`` first; the earlier report is moved aside, the new one moved in, and
+        the earlier one put back if that fails, so a failure leaves the earlier report as it
+        was and no partial one.
 
         Parameters
         ----------
@@ -72,9 +73,14 @@ class Report:
         out.mkdir(parents=True, exist_ok=True)
         previous = [name for name in _REPORT_FILES if (out / name).exists()]
         figures = out / "figures"
-        if previous and not _is_report(out / "report.html"):
+        foreign = [
+            name
+            for name in previous
+            if not _is_report(out / ("report.html" if name == "figures" else name))
+        ]
+        if foreign:
             raise ValueError(
-                f"directory: {out / previous[-1]} is not part of an earlier report of cvcompare "
+                f"directory: {out / foreign[-1]} is not part of an earlier report of cvcompare "
                 "(expected a directory without one, or with an earlier report); it is left as "
                 "it is"
             )
@@ -114,10 +120,16 @@ class Report:
 _REPORT_FILES = ("figures", "report.html", "report.md")
 
 
+#: What every page of a report holds, by its file: the command that reruns it.
+_MARKERS = {
+    "report.html": "Rerun: <code>cvcompare report ",
+    "report.md": "Rerun: `cvcompare report ",
+}
+
+
 def _is_report(path: Path) -> bool:
-    """Whether ``path`` is a page this module wrote: every one ends with the command that
-    reruns it."""
-    return path.is_file() and "Rerun: <code>cvcompare report " in path.read_text(
+    """Whether ``path`` (a ``report.html`` or ``report.md``) is a page this module wrote."""
+    return path.is_file() and _MARKERS[path.name] in path.read_text(
         encoding="utf-8", errors="replace"
     )
 
