@@ -965,3 +965,31 @@ def test_the_report_reruns_with_the_options_that_apply_to_the_files_format(
     assert main(words[1:]) == 0
     capsys.readouterr()
     assert (tmp_path / "second" / "report.md").read_text() == md
+
+
+def test_compare_in_the_other_order_gives_the_mirrored_probabilities(tmp_path, capsys):
+    # b vs a draws the weights a vs b draws (the stream is keyed by the pair, not its
+    # order): every probability mirrored exactly, not within Monte Carlo error
+    gen = np.random.default_rng(6)
+    shift = gen.normal(0.005, 0.01, 12)
+    rows = [
+        (lrn, f"d{d}", f, 0.7 + (shift[d] if lrn == "a" else 0.0) + gen.normal(0, 0.02))
+        for d in range(12)
+        for f in range(10)
+        for lrn in "ab"
+    ]
+    path = _write(tmp_path, rows)
+    common = ["--format", "json", "--n-samples", "5000", "--rho", "0.1"]
+    _, ab, _ = _run(capsys, "compare", str(path), "--a", "a", "--b", "b", *common)
+    _, ba, _ = _run(capsys, "compare", str(path), "--a", "b", "--b", "a", *common)
+    ab, ba = json.loads(ab), json.loads(ba)
+    for row, other in zip(ab, ba, strict=True):
+        if row["test"] in ("bayes-signed-rank", "bayes-sign", "idp-signed-rank"):
+            mirrored = _mirror(row) | {"a": "b", "b": "a"}
+            assert set(other) == set(mirrored)
+            for key, value in mirrored.items():  # probabilities to rounding of their sums
+                near = isinstance(value, float)
+                assert other[key] == (pytest.approx(value, abs=1e-12) if near else value), key
+    # and a decision that is not certain either way, so that the draws matter
+    srank = next(r for r in ab if r["test"] == "bayes-signed-rank")
+    assert 0.01 < max(srank["p_left"], srank["p_rope"], srank["p_right"]) < 0.99

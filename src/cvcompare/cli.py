@@ -14,7 +14,9 @@ for the other format, either is an error.
 Differences are always first learner minus second (A - B), oriented so that a positive
 difference favours the first learner (with --lower-is-better the scores are losses and the
 difference is B - A in the raw scores). "right" means that the first learner is better,
-"rope" that the two are practically equivalent, "left" that the second is better. A
+"rope" that the two are practically equivalent, "left" that the second is better (--a B
+--b A gives the Monte Carlo tests' probabilities of --a A --b B mirrored: their draws are
+keyed by the pair, not its order). A
 Bayesian test decides when one of them has a posterior probability above 0.95; the IDP test
 decides for a learner (a or b) only where every prior of its set does so, says "none" where
 no prior does and "indeterminate" where the priors disagree. The signed-rank and sign tests

@@ -95,8 +95,15 @@ SEED_KEY = "cvcompare-compare"
 
 
 def seed_key(seed: int, first: str, second: str, test: str):
-    """The seed sequence of one test on one pair (the same in ``compare`` and ``report``)."""
-    return replication_seed_sequence(seed, SEED_KEY, first, second, test)
+    """The seed sequence of one test on one pair (the same in ``compare`` and ``report``).
+
+    Keyed by the two learners in sorted order, not in the order compared: comparing the
+    second with the first draws the same weights, so the tests whose draws weight the data
+    sets (the Bayesian signed-rank and sign tests, the DP and IDP) give that comparison's
+    probabilities mirrored (left and right exchanged, lower and upper bounds of the
+    other's), not merely within their Monte Carlo error.
+    """
+    return replication_seed_sequence(seed, SEED_KEY, *sorted((first, second)), test)
 
 
 @dataclass(frozen=True)
