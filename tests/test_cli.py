@@ -993,3 +993,45 @@ def test_compare_in_the_other_order_gives_the_mirrored_probabilities(tmp_path, c
     # and a decision that is not certain either way, so that the draws matter
     srank = next(r for r in ab if r["test"] == "bayes-signed-rank")
     assert 0.01 < max(srank["p_left"], srank["p_rope"], srank["p_right"]) < 0.99
+
+
+def test_zero_method_split_shares_the_data_sets_without_a_difference(capsys, tmp_path):
+    # b is a copy of a on 3 of 8 data sets and 0.03 below it on the others
+    gen = np.random.default_rng(8)
+    rows = []
+    for d in range(8):
+        for f in range(10):
+            score = 0.8 + gen.normal(0, 0.01)
+            rows += [("a", f"d{d}", f, score), ("b", f"d{d}", f, score - 0.03 * (d >= 3))]
+    path = _write(tmp_path, rows)
+    x = np.array([0.0] * 3 + [0.03] * 5)  # the mean differences a - b, as the test sees them
+    pair = ["compare", str(path), "--a", "a", "--b", "b", "--format", "json"]
+    results = {}
+    for method in ("drop", "split"):
+        for test in ("sign", "signed-rank"):
+            _, out, err = _run(capsys, *pair, "--test", test, "--zero-method", method)
+            (results[method, test],) = json.loads(out)
+            results[method, test, "err"] = err
+    # drop: 5 wins of 5 trials; split: one zero to each learner, one left out: 6 of 7
+    assert results["drop", "sign"]["pvalue"] == pytest.approx(stats.binomtest(5, 5).pvalue)
+    assert results["split", "sign"]["pvalue"] == pytest.approx(stats.binomtest(6, 7).pvalue)
+    for method, scipy_method in (("drop", "wilcox"), ("split", "zsplit")):
+        row = results[method, "signed-rank"]
+        ref = stats.wilcoxon(x, zero_method=scipy_method)
+        assert row["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+        assert row["n_zero"] == 3 and row["zero_method"] == scipy_method
+        # neither can reach 0.05 here: the note gives the smallest p-value each allows
+        floor = {"drop": 2 / 2**5, "split": stats.binomtest(6, 7).pvalue}[method]
+        assert (
+            "sign: no significant difference can be found at 0.05 on these data sets"
+            in (results[method, "sign", "err"])
+        )
+        assert results[method, "sign", "err"].rstrip().endswith(f"is {floor:.3g}")
+    # the report says how they were treated, in the pair's lines and its settings, and
+    # reruns with the option
+    assert main(["report", str(path), "-o", str(tmp_path / "r"), "--no-hierarchical",
+                 "--n-samples", "2500", "--zero-method", "split"]) == 0  # fmt: skip
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "3 data sets without a difference split between the learners" in md
+    assert "data sets without a difference split between the learners (Demsar 2006" in md
+    assert " --zero-method split" in re.search(r"Rerun: `(.*)`", md).group(1)

@@ -26,7 +26,8 @@ defaults to 0.1 (10-fold cross-validation; compare notes it on stderr and prints
 rows of the tests that use it) and must be given when the number of fold results per data
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
 tests are Holm-adjusted over the pairs (pvalue_holm) and decide. The rows of these two
-tests count the data sets without a difference (n_zero), which the tests leave out. Notes on
+tests count the data sets without a difference (n_zero), which the tests leave out (or, with
+--zero-method split, share between the two learners, as Demsar 2006 advises). Notes on
 stderr say where the data sets leave them no p-value below --alpha, and where a Bayesian
 signed-rank or sign test decides on fewer than 10 data sets. --rope is in accuracy as a fraction
 (0.01: one point); with --scale raw it must be given, in the scores' unit. --rho 0 (folds
@@ -221,6 +222,7 @@ def _settings(args: argparse.Namespace, size: float) -> Settings:
         scale=difference_scale(args.scale),  # the readers return fractions
         score_size=size,
         higher_is_better=args.higher_is_better,
+        zero_method=args.zero_method,
     )
 
 
@@ -429,15 +431,16 @@ _HOLM_TESTS = {"signed-rank": "wilcoxon", "sign": "sign"}
 _DIRICHLET_TESTS = ("bayes-signed-rank", "bayes-sign")
 
 
-def _rank_test_notes(rows: list[Row], means: list[np.ndarray], alpha: float) -> list[str]:
+def _rank_test_notes(rows: list[Row], means: list[np.ndarray], args) -> list[str]:
     """What the report's decisions section says of the tests across data sets, as notes:
-    a signed-rank or sign test that cannot reach ``alpha`` on these data sets (Holm-adjusted
-    over the pairs where there are several), and a decision of a Bayesian signed-rank or sign
-    test on fewer than :data:`cvcompare.report.blocks.FEW_DATASETS` data sets."""
-    notes, ran = [], {row["test"] for row in rows}
+    a signed-rank or sign test that cannot reach ``--alpha`` on these data sets
+    (Holm-adjusted over the pairs where there are several), and a decision of a Bayesian
+    signed-rank or sign test on fewer than :data:`cvcompare.report.blocks.FEW_DATASETS`
+    data sets."""
+    notes, ran, alpha = [], {row["test"] for row in rows}, args.alpha
     times = f", times {len(means)} pairs for Holm's adjustment," if len(means) > 1 else ""
     for test in (t for t in _HOLM_TESTS if t in ran):
-        if (floor := holm_floor(_HOLM_TESTS[test], means)) >= alpha:
+        if (floor := holm_floor(_HOLM_TESTS[test], means, args.zero_method)) >= alpha:
             notes.append(
                 f"{test}: no significant difference can be found at {alpha:g} on these data "
                 "sets: the smallest p-value they allow (every data set with a difference "
@@ -504,7 +507,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                 bar.update()
     if args.rho_note:  # once, after every comparison ran
         print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
-    for note in _rank_test_notes(rows, means, args.alpha):
+    for note in _rank_test_notes(rows, means, args):
         print(f"cvcompare: note: {note}", file=sys.stderr)
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
 
@@ -615,6 +618,7 @@ def _report(args: argparse.Namespace) -> list[Row]:
         progress=not args.quiet and sys.stderr.isatty(),
         source=Path(args.file).name,
         reading=args.reading,
+        zero_method=args.zero_method,
     )
     try:
         build_report(results).write(out)
@@ -813,6 +817,13 @@ def _model_options() -> _Parser:
     )
     model.add_argument(
         "--n-samples", type=_positive, default=50_000, help="Monte Carlo draws (50000)"
+    )
+    model.add_argument(
+        "--zero-method",
+        choices=("drop", "split"),
+        default="drop",
+        help="data sets without a difference in the signed-rank and sign tests: drop them "
+        "(the default, as scipy and R) or split them between the two learners (Demsar 2006)",
     )
     model.add_argument("--quiet", action="store_true", help="no progress bar")
     return model

@@ -85,6 +85,7 @@ __all__ = [
     "compare_learners",
     "correlated_t_tallies",
     "difference_scale",
+    "holm_floor",
     "score_size",
     "run_test",
     "seed_key",
@@ -150,6 +151,11 @@ class Settings:
     score_size : float
         The largest magnitude of the scores (1 for accuracies), which sets the rounding
         tolerance of the mean differences (:func:`cvcompare.io.mean_differences`).
+    zero_method : {"drop", "split"}
+        What the Wilcoxon signed-rank and sign tests do with data sets without a difference:
+        leave them out (as scipy and R do), or split them between the two learners (Demsar
+        2006, Sec. 3.1.3: their ranks, or wins, half to each; with an odd number one left
+        out).
     """
 
     rho: float
@@ -172,6 +178,7 @@ class Settings:
     nu_prior: str = "hyper"
     version: str = __version__
     score_size: float = 1.0
+    zero_method: str = "drop"
 
 
 @dataclass(frozen=True, eq=False)
@@ -374,8 +381,10 @@ TESTS = {
     "poisson": lambda x, s, key: poisson_binomial_test(
         x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
     ),
-    "signed-rank": lambda x, s, key: wilcoxon_test(_means(x, s), scale="raw"),
-    "sign": lambda x, s, key: sign_test(_means(x, s), scale="raw"),
+    "signed-rank": lambda x, s, key: wilcoxon_test(
+        _means(x, s), zero_method=WILCOXON_ZEROS[s.zero_method], scale="raw"
+    ),
+    "sign": lambda x, s, key: sign_test(_means(x, s), zero_method=s.zero_method, scale="raw"),
     "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
         _means(x, s), rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
@@ -446,6 +455,7 @@ def compare_learners(
     progress: bool | None = None,
     source: str = "",
     reading: tuple[str, ...] = (),
+    zero_method: str = "drop",
 ) -> ComparisonResults:
     """Run every test of the package on two learners or on all pairs of several.
 
@@ -483,6 +493,9 @@ def compare_learners(
         Fit the hierarchical model (Stan) to every pair (True or False).
     chains, warmup, draws : int
         NUTS settings of the hierarchical model.
+    zero_method : {"drop", "split"}
+        Data sets without a difference in the Wilcoxon signed-rank and sign tests: left out,
+        or split between the learners (:attr:`Settings.zero_method`).
     progress : bool, optional
         Show a progress bar over the pairs' hierarchical fits (default: when stderr is a
         terminal).
@@ -540,11 +553,12 @@ def compare_learners(
         chains=check_int(chains, "chains", minimum=1),
         warmup=check_int(warmup, "warmup", minimum=1),
         draws=check_int(draws, "draws", minimum=4),
+        zero_method=check_choice(zero_method, "zero_method", tuple(WILCOXON_ZEROS)),
     )
     pairs = [_analyse_pair(sub, a, b, settings) for a, b in itertools.combinations(chosen, 2)]
     if hierarchical and pairs[0].q >= 2:
         pairs = _fit_hierarchical(pairs, settings, progress)
-    pairs = _with_holm(pairs)
+    pairs = _with_holm(pairs, settings.zero_method)
     friedman = friedman_ties = nemenyi = None
     scores, datasets, _ = mean_score_matrix(sub, chosen)
     if len(chosen) >= 3 and len(datasets) >= 2:
@@ -594,28 +608,37 @@ _NO_SCALE = (
 
 #: The two-sided tests across data sets, by their field of :class:`PairResult`.
 _TWO_SIDED = {"wilcoxon": wilcoxon_test, "sign": sign_test}
+#: :attr:`Settings.zero_method` as :func:`cvcompare.stats.wilcoxon_test` names it (the sign
+#: test's own names are the same as the settings').
+WILCOXON_ZEROS = {"drop": "wilcox", "split": "zsplit"}
 
 
-def holm_floor(test: str, means: Sequence[np.ndarray]) -> float:
+def holm_floor(test: str, means: Sequence[np.ndarray], zero_method: str = "drop") -> float:
     """The smallest Holm-adjusted p-value the two-sided test ``test`` (``"wilcoxon"`` or
     ``"sign"``) can give over pairs with these mean differences (one array per pair).
 
     A pair's smallest p-value is the test's p-value where every data set with a difference
-    favours one learner (the differences' absolute values; those that are zero stay out);
-    Holm's smallest adjusted p-value is the number of pairs times the smallest of those
-    (Holm 1979), at most 1.
+    favours one learner (the differences' absolute values; those that are zero stay zero,
+    treated by ``zero_method`` as in :attr:`Settings.zero_method`); Holm's smallest
+    adjusted p-value is the number of pairs times the smallest of those (Holm 1979), at
+    most 1.
     """
-    smallest = min(_TWO_SIDED[test](np.abs(m), scale="raw").pvalue for m in means)
+    zeros = WILCOXON_ZEROS[zero_method] if test == "wilcoxon" else zero_method
+    smallest = min(
+        _TWO_SIDED[test](np.abs(m), zero_method=zeros, scale="raw").pvalue for m in means
+    )
     return float(min(1.0, len(means) * smallest))
 
 
-def _with_holm(pairs: list[PairResult]) -> list[PairResult]:
+def _with_holm(pairs: list[PairResult], zero_method: str) -> list[PairResult]:
     """Holm-adjust the Wilcoxon and sign p-values over the family of all pairs, with the
-    smallest adjusted p-value the family allows (``PairResult.holm_floor``)."""
+    smallest adjusted p-value the family allows (``PairResult.holm_floor``) under
+    ``zero_method``."""
     if pairs[0].wilcoxon is None:
         return pairs
     adjusted = {test: holm_adjust([getattr(p, test).pvalue for p in pairs]) for test in _TWO_SIDED}
-    floor = {test: holm_floor(test, [p.means for p in pairs]) for test in _TWO_SIDED}
+    means = [p.means for p in pairs]
+    floor = {test: holm_floor(test, means, zero_method) for test in _TWO_SIDED}
     return [
         replace(p, holm={test: float(adjusted[test][i]) for test in adjusted}, holm_floor=floor)
         for i, p in enumerate(pairs)

@@ -410,6 +410,14 @@ def _settings(results: ComparisonResults) -> list[tuple]:
             f"pseudo-observation in the rope (+1e-4 in each region); IDP prior strength "
             f"s = {s.idp_s:.4f}"
         )
+        settings.append(
+            "Wilcoxon signed-rank and sign tests: data sets without a difference "
+            + (
+                "left out (as scipy and R)"
+                if s.zero_method == "drop"
+                else "split between the learners (Demsar 2006, Sec. 3.1.3)"
+            )
+        )
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
     if fits:
         settings.append(_hierarchical_line(fits, s))

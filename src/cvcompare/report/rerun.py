@@ -63,4 +63,6 @@ def rerun_command(results: ComparisonResults) -> str:
         args.append("--lower-is-better")
     if not s.hierarchical:
         args.append("--no-hierarchical")
+    if s.zero_method != "drop":
+        args += ["--zero-method", s.zero_method]
     return " ".join(shlex.quote(a) for a in args)

@@ -111,12 +111,15 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
     statistic favours (positive: the first), ``adjusted`` is its Holm-adjusted p-value
     (None for a single test, or a single pair: nothing to adjust over) and ``floor`` the
     smallest (adjusted) p-value the data sets and pairs allow (``PairResult.holm_floor``),
-    named where it is not below ``alpha``. The data sets that a rank test left out (no
-    difference: ``res.n_zero``) are counted."""
+    named where it is not below ``alpha``. The data sets without a difference that a rank
+    test left out or split between the learners (``res.n_zero``) are counted."""
     better = first if side > 0 else second
     adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
-    if zeros := getattr(res, "n_zero", 0):  # the rank tests leave them out
-        adj += f"; {zeros} data set{'s' * (zeros > 1)} without a difference left out"
+    if zeros := getattr(res, "n_zero", 0):  # the rank tests leave them out, or split them
+        treated = (
+            "left out" if res.zero_method in ("wilcox", "drop") else "split between the learners"
+        )
+        adj += f"; {zeros} data set{'s' * (zeros > 1)} without a difference {treated}"
     p = res.pvalue if adjusted is None else adjusted
     if p < alpha:
         return (
