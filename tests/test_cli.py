@@ -455,8 +455,11 @@ def test_compare_hierarchical_on_small_csv(capsys, small_csv, monkeypatch):
     assert row["decision"] == "right" and row["n_datasets"] == 8
     # the sampler's diagnostics are part of the row: the fit's own, worst over its top-level
     # quantities, and its verdict
-    (fit,) = fits
+    ((fit, record),) = fits
     diag = fit.diagnostics
+    # the probabilities' posterior-sampling errors and the refit (none here) are the fit's
+    assert [row[f"p_{r}_se"] for r in ("left", "rope", "right")] == list(fit.probs_se())
+    assert (row["refits"], row["remedy"]) == (record.attempts - 1, record.remedy) == (0, "")
     assert row["rhat_max"] == max(diag.rhat.values())
     assert row["ess_min"] == min(*diag.ess_bulk.values(), *diag.ess_tail.values())
     assert row["divergences"] == diag.divergences == 0
@@ -1033,3 +1036,29 @@ def test_zero_method_split_shares_the_data_sets_without_a_difference(capsys, tmp
     assert "3 data sets without a difference split between the learners" in md
     assert "data sets without a difference split between the learners (Demsar 2006" in md
     assert " --zero-method split" in re.search(r"Rerun: `(.*)`", md).group(1)
+
+
+def test_compare_names_the_data_sets_the_hierarchical_model_gave_noise(capsys, tmp_path):
+    pytest.importorskip("httpstan")
+    # b is a copy of a on d2 and d5: the model adds noise from the rope to their fold
+    # differences (all 0), which makes the fit depend on the rope; compare says so
+    gen = np.random.default_rng(12)
+    rows = []
+    for d in range(6):
+        for f in range(10):
+            score = 0.8 + gen.normal(0, 0.01)
+            gap = 0.0 if d in (2, 5) else 0.02 + gen.normal(0, 0.01)
+            rows += [("a", f"d{d}", f, score + gap), ("b", f"d{d}", f, score)]
+    path = _write(tmp_path, rows)
+    code, out, err = _run(
+        capsys, "compare", str(path), "--a", "a", "--b", "b", "--test", "hierarchical",
+        "--rho", "0.1", "--format", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["n_noisy_datasets"] == 2
+    assert (
+        "cvcompare: note: a vs b (hierarchical): 2 data sets with all fold differences equal "
+        "(d2, d5) got noise drawn from the rope, as in the authors' code, so the fit depends on "
+        "the rope: compare with another rope\n"
+    ) in err

@@ -22,7 +22,7 @@ def test_a_first_fit_too_short_for_the_ess_threshold_is_refitted_and_passes():
         warnings.simplefilter("error", ConvergenceWarning)  # the kept fit must not warn
         res, record = fit_with_remedy(
             _data(), rho=0.1, rng=np.random.default_rng(11), chains=4, warmup=50, draws=50,
-            refits=1, scale=10.0, refit_adapt_delta=0.95,
+            refits=1, refit_scale=10.0, refit_adapt_delta=0.95,
         )  # fmt: skip
     assert record.attempts == 2
     assert not record.first_ok
@@ -69,7 +69,7 @@ def test_the_adapter_row_says_whether_and_how_the_fit_was_refitted():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"scale": 0.5}, "scale: expected a number >= 1"),
+        ({"refit_scale": 0.5}, "refit_scale: expected a number >= 1"),
         ({"refits": -1}, "refits"),
         ({"refit_adapt_delta": 1.5}, "refit_adapt_delta"),
         ({"seed": 3}, "'seed' is drawn from rng"),

@@ -731,7 +731,7 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
 def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     pytest.importorskip("httpstan")
     table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))
-    results = compare_learners(table, n_samples=N, chains=2, warmup=300, draws=300, progress=True)
+    results = compare_learners(table, n_samples=N, chains=2, warmup=30, draws=30, progress=True)
     assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
     (pair,) = results.pairs
     fit = pair.hierarchical
@@ -759,13 +759,15 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     assert f"Stan runner '{fit.runner}'" in page.markdown
     # R-hat to the digits its limit 1.01 is checked to, over one fit
     assert f"over 1 fit: max R-hat {max(fit.diagnostics.rhat.values()):.4f}," in page.markdown
-    # a fit that failed its diagnostics says so beside its decision (600 draws rarely give
-    # a tail ESS of 400; here R-hat of nu 1.0125 and tail ESS of sigma0 and nu 264 and 324)
+    # a fit that failed its diagnostics, and again when refitted with 2 x (60 + 60) draws,
+    # says so beside its decision, with the refit
     (line,) = [x for x in page.markdown.splitlines() if sentence in x]
     assert fit.diagnostics.problems  # the case this test is for
     assert line.endswith(
-        f" (the fit failed its diagnostics: {'; '.join(fit.diagnostics.problems)})"
+        f" (the fit failed its diagnostics: {'; '.join(fit.diagnostics.problems)}) "
+        f"({pair.hierarchical_refit})"
     )
+    assert pair.hierarchical_refit.startswith("refit 1 of 1 (warmup 60, draws 60, adapt_delta")
     # and in the table of decisions
     assert f"| {short_decision('a', 'b', fit, 0.95)} (diagnostics failed) |" in page.markdown
     assert {"a-b-hierarchical-density.png", "a-b-shrinkage.png"} <= set(page.figures)
@@ -1053,3 +1055,35 @@ def test_the_better_learner_of_a_significantly_different_pair_is_named_first():
     assert ranks[2] < ranks[0]
     md = build_report(results).markdown
     assert f"strong better than weak (rank difference {ranks[0] - ranks[2]:.2f})" in md
+
+
+@pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
+def test_the_hierarchical_line_gives_its_errors_its_refit_and_its_noisy_data_sets():
+    pytest.importorskip("httpstan")
+    # b a copy of a on d1 and d4: their fold differences are all 0, and the fit adds noise
+    # from the rope to them; 2 chains x (20 + 20) cannot pass the diagnostics, so the fit
+    # is run again with twice the warm-up and draws and adapt_delta 0.95
+    table = _table(q=6, learners=(("a", 0.02), ("b", 0.0)))
+    copied = table["dataset"].isin(["d1", "d4"]) & (table["learner"] == "b")
+    a_rows = table[table["dataset"].isin(["d1", "d4"]) & (table["learner"] == "a")]
+    table.loc[copied, "score"] = a_rows["score"].to_numpy()
+    results = compare_learners(table, n_samples=N, chains=2, warmup=20, draws=20)
+    (pair,) = results.pairs
+    fit = pair.hierarchical
+    assert [pair.datasets[i] for i in fit.noisy] == ["d1", "d4"]
+    assert pair.hierarchical_refit.startswith(
+        "refit 1 of 1 (warmup 40, draws 40, adapt_delta 0.95) after: "
+    )
+    line = next(
+        line
+        for line in build_report(results).markdown.splitlines()
+        if "Hierarchical model (next data set):" in line
+    )
+    se = "/".join(f"{e:.2g}" for e in fit.probs_se())
+    assert f" (posterior-sampling standard errors {se})" in line
+    assert f"({pair.hierarchical_refit})" in line
+    assert line.endswith(
+        "; 2 data sets with all fold differences equal (d1, d4) got noise drawn from the "
+        "rope, as in the authors' code, so the fit depends on the rope: compare with another "
+        "rope"
+    )

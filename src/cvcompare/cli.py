@@ -84,6 +84,7 @@ from cvcompare.report.analysis import (
     score_size,
 )
 from cvcompare.report.blocks import FEW_DATASETS
+from cvcompare.report.sentences import noisy_note
 from cvcompare.stats import (
     friedman_test,
     holm_adjust,
@@ -317,16 +318,24 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
 
 
 def _rows_hierarchical(res, datasets, args) -> list[Row]:
-    """The probabilities and decision, the sampler's diagnostics (``diag_ok``, ``rhat_max``,
-    ``ess_min``, ``divergences``: :meth:`.HierarchicalDiagnostics.columns`) and the runner."""
-    (row,) = _rows_bayes(res, datasets, args)
+    """The probabilities with their posterior-sampling standard errors (``p_left_se``...),
+    the decision, the sampler's diagnostics (``diag_ok``, ``rhat_max``, ``ess_min``,
+    ``divergences``: :meth:`.HierarchicalDiagnostics.columns`), the refit where the first
+    fit failed them (``refits``, ``remedy``: :func:`cvcompare.hierarchical.fit_with_remedy`),
+    the runner, and the data sets without variance that got noise from the rope."""
+    fit, record = res
+    (row,) = _rows_bayes(fit, datasets, args)
+    errors = dict(zip(("p_left_se", "p_rope_se", "p_right_se"), fit.probs_se(), strict=True))
     return [
         row
-        | res.diagnostics.columns()
+        | errors
+        | fit.diagnostics.columns()
         | {
-            "runner": res.runner,
-            "runner_version": res.runner_version,
-            "n_noisy_datasets": len(res.noisy),
+            "refits": record.attempts - 1,
+            "remedy": record.remedy,
+            "runner": fit.runner,
+            "runner_version": fit.runner_version,
+            "n_noisy_datasets": len(fit.noisy),
         }
     ]
 
@@ -499,6 +508,9 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                     _warning_line(
                         f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"
                     )
+                if test == "hierarchical" and (noisy := res[0].noisy):
+                    note = noisy_note([datasets[i] for i in noisy]).removeprefix("; ")
+                    print(f"cvcompare: note: {a} vs {b} ({test}): {note}", file=sys.stderr)
                 rho = {"rho": args.rho} if test in _RHO_TESTS else {}
                 for row in _ROWS[test](res, datasets, args):
                     rows.append(

@@ -524,7 +524,7 @@ def fit_from_settings(
     kwargs = dict(settings)
     remedy = {
         "refits": kwargs.pop("refits"),
-        "scale": kwargs.pop("refit_scale"),
+        "refit_scale": kwargs.pop("refit_scale"),
         "refit_adapt_delta": kwargs.pop("refit_adapt_delta"),
     }
     return fit_with_remedy(x, rho=rho, rng=rng, **remedy, **kwargs)

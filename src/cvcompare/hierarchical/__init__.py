@@ -7,6 +7,8 @@
 * :mod:`.runners` - the same Stan program run natively (compiled with PyStan's Stan), through
   cmdstanpy or through PyStan 3; :mod:`.native` builds and runs the native executable,
   :mod:`.cache` keeps the builds once per machine;
+* :func:`fit_with_remedy` - the same, refitted with a longer, finer run where the first fit
+  fails its diagnostics (:class:`RefitRecord` says how the kept fit was run);
 * :mod:`.priors` - scaling of the data and the priors' bounds;
 * :mod:`.layout` - how the Stan program lays out its parameters for the sampler (offsets,
   multipliers, centred data sets), chosen from the data.
@@ -27,6 +29,7 @@ from .diagnostics import (
     rhat,
 )
 from .fit import fit_hierarchical
+from .remedy import RefitRecord, fit_with_remedy
 from .result import HierarchicalResult, next_dataset_probs, next_dataset_votes
 from .runners import get_runner
 
@@ -34,9 +37,11 @@ __all__ = [
     "ConvergenceWarning",
     "HierarchicalDiagnostics",
     "HierarchicalResult",
+    "RefitRecord",
     "ess_bulk",
     "ess_tail",
     "fit_hierarchical",
+    "fit_with_remedy",
     "get_runner",
     "mcse_probability",
     "next_dataset_probs",

@@ -3,13 +3,13 @@
 A fit whose top-level parameters have R-hat >= 1.01, bulk or tail ESS < 400, a divergent
 transition, a tree-depth hit or a low E-BFMI (:class:`.diagnostics.HierarchicalDiagnostics`)
 is run again, up to ``refits`` times, each time with warm-up and draws multiplied by
-``scale`` and NUTS's target acceptance rate raised to ``adapt_delta``: more draws raise the
-ESS, a longer warm-up adapts the step size and metric better, a higher target acceptance
-rate takes smaller steps where the posterior curves sharply (fewer divergences). The seed of
-every attempt is drawn, in order, from the same random generator, so that the attempts are
-determined by that generator's stream. The last attempt is kept whether or not it passes:
-a fit is never dropped, and the record says how many attempts were made and how the last
-one was run.
+``refit_scale`` and NUTS's target acceptance rate raised to ``refit_adapt_delta``: more
+draws raise the ESS, a longer warm-up adapts the step size and metric better, a higher
+target acceptance rate takes smaller steps where the posterior curves sharply (fewer
+divergences). The seed of every attempt is drawn, in order, from the same random generator,
+so that the attempts are determined by that generator's stream. The last attempt is kept
+whether or not it passes: a fit is never dropped, and the record says how many attempts were
+made and how the last one was run.
 
 References
 ----------
@@ -61,7 +61,7 @@ def fit_with_remedy(
     *,
     rng: np.random.Generator,
     refits: int = 1,
-    scale: float = 2.0,
+    refit_scale: float = 2.0,
     refit_adapt_delta: float = 0.95,
     **settings: Any,
 ) -> tuple[HierarchicalResult, RefitRecord]:
@@ -75,13 +75,14 @@ def fit_with_remedy(
         Source of the seed of each attempt (one integer per attempt, in order).
     refits : int
         Largest number of refits after a failed first fit (0: never refit).
-    scale : float
+    refit_scale : float
         Factor (>= 1) applied to warm-up and draws at each refit (cumulatively).
     refit_adapt_delta : float
         Target acceptance rate of the refits, in (0, 1); never below the first fit's.
     **settings
         Keyword arguments of :func:`~.fit.fit_hierarchical` other than ``x`` and
-        ``seed`` (``rho``, ``rope``, ``chains``, ``warmup``, ``draws``, ``adapt_delta``...).
+        ``seed`` (``rho``, ``rope``, ``scale``, ``chains``, ``warmup``, ``draws``,
+        ``adapt_delta``...).
 
     Returns
     -------
@@ -97,9 +98,9 @@ def fit_with_remedy(
         warning but in ``record.remedy``.
     """
     refits = check_int(refits, "refits", minimum=0)
-    scale = float(scale)
-    if not np.isfinite(scale) or scale < 1.0:
-        raise ValueError(f"scale: expected a number >= 1, got {scale!r}")
+    refit_scale = float(refit_scale)
+    if not np.isfinite(refit_scale) or refit_scale < 1.0:
+        raise ValueError(f"refit_scale: expected a number >= 1, got {refit_scale!r}")
     refit_adapt_delta = check_probability(refit_adapt_delta, "refit_adapt_delta")
     if "seed" in settings:
         raise ValueError("settings: 'seed' is drawn from rng; do not pass it")
@@ -116,8 +117,8 @@ def fit_with_remedy(
             first_problems = res.diagnostics.problems
         if res.diagnostics.ok or last:
             break
-        current["warmup"] = int(round(current.get("warmup", 1000) * scale))
-        current["draws"] = int(round(current.get("draws", 1000) * scale))
+        current["warmup"] = int(round(current.get("warmup", 1000) * refit_scale))
+        current["draws"] = int(round(current.get("draws", 1000) * refit_scale))
         current["adapt_delta"] = max(refit_adapt_delta, current.get("adapt_delta", 0.8))
     remedy = ""
     if attempt > 0:

@@ -40,7 +40,7 @@ from cvcompare._validation import (
     check_test_size,
     check_two_sided_threshold,
 )
-from cvcompare.hierarchical import HierarchicalResult, fit_hierarchical
+from cvcompare.hierarchical import HierarchicalResult, fit_with_remedy
 from cvcompare.hierarchical.priors import has_scale
 from cvcompare.io import (
     fold_differences,
@@ -220,6 +220,9 @@ class PairResult:
     hierarchical_skipped : str
         Why the hierarchical model was not fitted to this pair although asked for (empty
         otherwise).
+    hierarchical_refit : str
+        How the kept hierarchical fit was run where the first failed its diagnostics and
+        was refitted (:attr:`cvcompare.hierarchical.RefitRecord.remedy`; empty otherwise).
     """
 
     first: str
@@ -239,6 +242,7 @@ class PairResult:
     holm: dict[str, float] = field(default_factory=dict)
     holm_floor: dict[str, float] = field(default_factory=dict)
     hierarchical_skipped: str = ""
+    hierarchical_refit: str = ""
 
     @property
     def q(self) -> int:
@@ -394,9 +398,9 @@ TESTS = {
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
-    "hierarchical": lambda x, s, key: fit_hierarchical(
-        x, rho=s.rho, rope=s.rope, chains=s.chains, warmup=s.warmup, draws=s.draws,
-        seed=key, scale=difference_scale(s.scale),
+    "hierarchical": lambda x, s, key: fit_with_remedy(
+        x, rng=np.random.default_rng(key), refits=1, rho=s.rho, rope=s.rope, chains=s.chains,
+        warmup=s.warmup, draws=s.draws, scale=difference_scale(s.scale),
     ),
 }  # fmt: skip
 
@@ -593,8 +597,8 @@ def _fit_hierarchical(
         if not has_scale(pair.x):
             fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
             continue
-        fit = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
-        fitted.append(replace(pair, hierarchical=fit))
+        fit, record = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
+        fitted.append(replace(pair, hierarchical=fit, hierarchical_refit=record.remedy))
     return fitted
 
 

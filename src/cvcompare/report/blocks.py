@@ -383,8 +383,12 @@ def _hierarchical_line(fits: list, s: Settings) -> str:
     problems = sorted({p for f in fits for p in f.diagnostics.problems})
     return (
         f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
-        f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws), Stan runner "
-        f"'{fits[0].runner}'; over {len(fits)} fit{'s' * (len(fits) > 1)}: max R-hat "
+        "delta0 ~ U(-max|x|, max|x|) over the pair's fold differences (the authors' code; "
+        "the paper writes U(-1, 1)), "
+        f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; a fit failing its "
+        "diagnostics is run once more with twice both and adapt_delta 0.95), Stan runner "
+        f"'{fits[0].runner}'; diagnostics of delta0, sigma0 and nu over {len(fits)} "
+        f"fit{'s' * (len(fits) > 1)}: max R-hat "
         f"{worst_rhat:.4f}, min bulk "
         f"ESS {min_ess:.0f}, {divergences} divergent transitions"
         + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")

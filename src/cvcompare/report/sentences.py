@@ -16,6 +16,7 @@ from .analysis import PairResult, correlated_t_tallies
 __all__ = [
     "bayes_sentence",
     "no_rope",
+    "noisy_note",
     "pair_lines",
     "probability_text",
     "rope_half_width",
@@ -135,6 +136,21 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
     return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj}{reach})"
 
 
+def noisy_note(datasets: list[str]) -> str:
+    """What a hierarchical fit did with the ``datasets`` whose fold differences are all
+    equal, as a clause (empty where there are none): noise drawn from the rope, as in the
+    authors' code (:func:`cvcompare.hierarchical.fit_hierarchical`), which makes the fit
+    depend on the rope beyond the decision."""
+    if not datasets:
+        return ""
+    n = len(datasets)
+    return (
+        f"; {n} data set{'s' * (n > 1)} with all fold differences equal ({', '.join(datasets)}) "
+        f"got noise drawn from the rope, as in the authors' code, so the fit depends on the "
+        "rope: compare with another rope"
+    )
+
+
 def no_rope(tests: str, plural: bool = False) -> str:
     """Why ``tests`` (the IDP test, the Poisson-binomial test) can decide for a learner
     where the tests with a rope find equivalence: they have no rope."""
@@ -208,11 +224,16 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
     a, b, thr, rope = pair.first, pair.second, settings.threshold, settings.rope
     lines = []
     if pair.hierarchical is not None:
-        problems = pair.hierarchical.diagnostics.problems
+        fit = pair.hierarchical
+        problems = fit.diagnostics.problems
+        se = "/".join(f"{e:.2g}" for e in fit.probs_se())
         lines.append(
             "Hierarchical model (next data set): "
-            + bayes_sentence(a, b, pair.hierarchical, rope, thr)
+            + bayes_sentence(a, b, fit, rope, thr)
+            + f" (posterior-sampling standard errors {se})"
             + (f" (the fit failed its diagnostics: {'; '.join(problems)})" if problems else "")
+            + (f" ({pair.hierarchical_refit})" if pair.hierarchical_refit else "")
+            + noisy_note([pair.datasets[i] for i in fit.noisy])
         )
     elif pair.hierarchical_skipped:
         lines.append(f"Hierarchical model: {pair.hierarchical_skipped}")
