@@ -521,13 +521,7 @@ def fit_from_settings(
     """
     from cvcompare.hierarchical.remedy import fit_with_remedy
 
-    kwargs = dict(settings)
-    remedy = {
-        "refits": kwargs.pop("refits"),
-        "refit_scale": kwargs.pop("refit_scale"),
-        "refit_adapt_delta": kwargs.pop("refit_adapt_delta"),
-    }
-    return fit_with_remedy(x, rho=rho, rng=rng, **remedy, **kwargs)
+    return fit_with_remedy(x, rho=rho, rng=rng, **settings)
 
 
 @register(
