@@ -764,8 +764,8 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     (line,) = [x for x in page.markdown.splitlines() if sentence in x]
     assert fit.diagnostics.problems  # the case this test is for
     assert line.endswith(
-        f" (the fit failed its diagnostics: {'; '.join(fit.diagnostics.problems)}) "
-        f"({pair.hierarchical_refit})"
+        f" ({pair.hierarchical_refit}; the refit fails them too: "
+        f"{'; '.join(fit.diagnostics.problems)})"
     )
     assert pair.hierarchical_refit.startswith("refit 1 of 1 (warmup 60, draws 60, adapt_delta")
     # and in the table of decisions
@@ -1079,9 +1079,18 @@ def test_the_hierarchical_line_gives_its_errors_its_refit_and_its_noisy_data_set
         for line in build_report(results).markdown.splitlines()
         if "Hierarchical model (next data set):" in line
     )
-    se = "/".join(f"{e:.2g}" for e in fit.probs_se())
-    assert f" (posterior-sampling standard errors {se})" in line
-    assert f"({pair.hierarchical_refit})" in line
+    se = ", ".join(  # an error of 0 says why: every draw's vote, or none, went there
+        f"{region} {e:.2g}" + ("" if e else f" ({'every' if p == 1 else 'no'} draw voted for it)")
+        for region, p, e in zip(("left", "rope", "right"), fit.probs(), fit.probs_se(), strict=True)
+    )
+    assert f" (posterior-sampling standard errors: {se})" in line
+    # the refit's settings and the first fit's problems, then the refit's own verdict
+    verdict = (
+        f"fails them too: {'; '.join(fit.diagnostics.problems)}"
+        if fit.diagnostics.problems
+        else "passes them"
+    )
+    assert f" ({pair.hierarchical_refit}; the refit {verdict})" in line
     assert line.endswith(
         "; 2 data sets with all fold differences equal (d1, d4) got noise drawn from the "
         "rope, as in the authors' code, so the fit depends on the rope: compare with another "

@@ -27,7 +27,8 @@ rows of the tests that use it) and must be given when the number of fold results
 set is not a multiple of 10. With --all-pairs, the p-values of the signed-rank and sign
 tests are Holm-adjusted over the pairs (pvalue_holm) and decide. The rows of these two
 tests count the data sets without a difference (n_zero), which the tests leave out (or, with
---zero-method split, share between the two learners, as Demsar 2006 advises). Notes on
+--zero-method split, share between the two learners, as Demsar 2006 advises: half their
+ranks to each rank sum, half of them to each learner's wins). Notes on
 stderr say where the data sets leave them no p-value below --alpha, and where a Bayesian
 signed-rank or sign test decides on fewer than 10 data sets. --rope is in accuracy as a fraction
 (0.01: one point); with --scale raw it must be given, in the scores' unit. --rho 0 (folds
@@ -84,7 +85,6 @@ from cvcompare.report.analysis import (
     score_size,
 )
 from cvcompare.report.blocks import FEW_DATASETS
-from cvcompare.report.sentences import noisy_note
 from cvcompare.stats import (
     friedman_test,
     holm_adjust,
@@ -274,7 +274,7 @@ def _rows_two_sided(res, datasets, args) -> list[Row]:
             "favours": favours,
             "decision": verdict,
             "n_zero": res.n_zero,
-            "zero_method": res.zero_method,
+            "zero_method": args.zero_method,
         }
     ]
 
@@ -492,6 +492,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
     rows: list[Row] = []
     means: list[np.ndarray] = []  # of each pair, for the notes on the rank tests
+    noisy_pairs: list[str] = []  # the hierarchical fits' data sets given noise, by pair
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(
         total=len(pairs) * len(tests), desc="comparisons", disable=not show, file=sys.stderr
@@ -509,8 +510,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                         f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"
                     )
                 if test == "hierarchical" and (noisy := res[0].noisy):
-                    note = noisy_note([datasets[i] for i in noisy]).removeprefix("; ")
-                    print(f"cvcompare: note: {a} vs {b} ({test}): {note}", file=sys.stderr)
+                    noisy_pairs.append(f"{a} vs {b}: {', '.join(datasets[i] for i in noisy)}")
                 rho = {"rho": args.rho} if test in _RHO_TESTS else {}
                 for row in _ROWS[test](res, datasets, args):
                     rows.append(
@@ -519,6 +519,13 @@ def _compare(args: argparse.Namespace) -> list[Row]:
                 bar.update()
     if args.rho_note:  # once, after every comparison ran
         print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
+    if noisy_pairs:  # one note for every pair, as the report's pair lines say it
+        print(
+            "cvcompare: note: hierarchical: data sets with all fold differences equal got noise "
+            "drawn from the rope, as in the authors' code, so these fits depend on the rope "
+            f"(compare with another --rope): {'; '.join(noisy_pairs)}",
+            file=sys.stderr,
+        )
     for note in _rank_test_notes(rows, means, args):
         print(f"cvcompare: note: {note}", file=sys.stderr)
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
@@ -835,7 +842,9 @@ def _model_options() -> _Parser:
         choices=("drop", "split"),
         default="drop",
         help="data sets without a difference in the signed-rank and sign tests: drop them "
-        "(the default, as scipy and R) or split them between the two learners (Demsar 2006)",
+        "(the default, as scipy and R) or split them between the two learners (Demsar 2006: "
+        "half their ranks to each rank sum, as scipy's zsplit; half of them to each learner's "
+        "wins, one left out of an odd number)",
     )
     model.add_argument("--quiet", action="store_true", help="no progress bar")
     return model

@@ -153,9 +153,11 @@ class Settings:
         tolerance of the mean differences (:func:`cvcompare.io.mean_differences`).
     zero_method : {"drop", "split"}
         What the Wilcoxon signed-rank and sign tests do with data sets without a difference:
-        leave them out (as scipy and R do), or split them between the two learners (Demsar
-        2006, Sec. 3.1.3: their ranks, or wins, half to each; with an odd number one left
-        out).
+        leave them out (as scipy and R do), or split them between the two learners, as
+        Demsar (2006, Secs. 3.1.3-3.1.4) advises: the Wilcoxon test ranks them and gives
+        half their ranks to each sum (scipy's ``zsplit``, which keeps them all, where Demsar
+        leaves one out of an odd number), the sign test half of them to each learner as
+        wins, one left out of an odd number.
     """
 
     rho: float

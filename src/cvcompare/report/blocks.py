@@ -387,7 +387,8 @@ def _hierarchical_line(fits: list, s: Settings) -> str:
         "the paper writes U(-1, 1)), "
         f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; a fit failing its "
         "diagnostics is run once more with twice both and adapt_delta 0.95), Stan runner "
-        f"'{fits[0].runner}'; diagnostics of delta0, sigma0 and nu over {len(fits)} "
+        f"'{fits[0].runner}'; diagnostics of {', '.join(fits[0].diagnostics.rhat)} over "
+        f"{len(fits)} "
         f"fit{'s' * (len(fits) > 1)}: max R-hat "
         f"{worst_rhat:.4f}, min bulk "
         f"ESS {min_ess:.0f}, {divergences} divergent transitions"
@@ -419,7 +420,9 @@ def _settings(results: ComparisonResults) -> list[tuple]:
             + (
                 "left out (as scipy and R)"
                 if s.zero_method == "drop"
-                else "split between the learners (Demsar 2006, Sec. 3.1.3)"
+                else "split between the learners (Demsar 2006, Secs. 3.1.3-3.1.4): half "
+                "their ranks to each rank sum (all of them, as scipy's zsplit), half of them "
+                "to each learner's wins (one left out of an odd number)"
             )
         )
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]

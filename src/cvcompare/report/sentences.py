@@ -107,6 +107,16 @@ def short_decision(first: str, second: str, result, threshold: float) -> str:
     }[result.decision(threshold)]
 
 
+#: What a rank test did with the data sets without a difference, by its ``zero_method``.
+_ZEROS = {
+    "wilcox": "left out",
+    "drop": "left out",
+    "zsplit": "split between the learners",
+    "split": "split between the learners",
+    "pratt": "ranked with the others (Pratt)",
+}
+
+
 def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -> str:
     """A frequentist test's decision in words; the sign of ``side`` says which learner its
     statistic favours (positive: the first), ``adjusted`` is its Holm-adjusted p-value
@@ -117,10 +127,9 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
     better = first if side > 0 else second
     adj = "" if adjusted is None else f", Holm-adjusted over the pairs p = {adjusted:.3g}"
     if zeros := getattr(res, "n_zero", 0):  # the rank tests leave them out, or split them
-        treated = (
-            "left out" if res.zero_method in ("wilcox", "drop") else "split between the learners"
+        adj += (
+            f"; {zeros} data set{'s' * (zeros > 1)} without a difference {_ZEROS[res.zero_method]}"
         )
-        adj += f"; {zeros} data set{'s' * (zeros > 1)} without a difference {treated}"
     p = res.pvalue if adjusted is None else adjusted
     if p < alpha:
         return (
@@ -134,6 +143,26 @@ def _freq_sentence(first, second, name, res, side, adjusted, alpha, floor=0.0) -
         else ""
     )
     return f"{name}: no significant difference at {alpha:g} (p = {res.pvalue:.3g}{adj}{reach})"
+
+
+def _errors_text(fit) -> str:
+    """The posterior-sampling standard errors of a hierarchical fit's three probabilities,
+    each named; one of 0 says why (every draw's vote, or none, went to that region)."""
+    parts = []
+    for region, p, se in zip(("left", "rope", "right"), fit.probs(), fit.probs_se(), strict=True):
+        why = "" if se > 0 else f" ({'every' if p == 1 else 'no'} draw voted for it)"
+        parts.append(f"{region} {se:.2g}{why}")
+    return ", ".join(parts)
+
+
+def _diagnostics_text(problems: tuple[str, ...], refit: str) -> str:
+    """What a hierarchical fit's diagnostics say beside its decision: nothing where the first
+    fit passed them; the refit (``refit``: how it was run, after which problems of the first
+    fit) and whether it passed; or the problems of a fit not refitted."""
+    if refit:
+        verdict = f"fails them too: {'; '.join(problems)}" if problems else "passes them"
+        return f" ({refit}; the refit {verdict})"
+    return f" (the fit failed its diagnostics: {'; '.join(problems)})" if problems else ""
 
 
 def noisy_note(datasets: list[str]) -> str:
@@ -225,14 +254,11 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
     lines = []
     if pair.hierarchical is not None:
         fit = pair.hierarchical
-        problems = fit.diagnostics.problems
-        se = "/".join(f"{e:.2g}" for e in fit.probs_se())
         lines.append(
             "Hierarchical model (next data set): "
             + bayes_sentence(a, b, fit, rope, thr)
-            + f" (posterior-sampling standard errors {se})"
-            + (f" (the fit failed its diagnostics: {'; '.join(problems)})" if problems else "")
-            + (f" ({pair.hierarchical_refit})" if pair.hierarchical_refit else "")
+            + f" (posterior-sampling standard errors: {_errors_text(fit)})"
+            + _diagnostics_text(fit.diagnostics.problems, pair.hierarchical_refit)
             + noisy_note([pair.datasets[i] for i in fit.noisy])
         )
     elif pair.hierarchical_skipped:

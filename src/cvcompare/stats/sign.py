@@ -1,7 +1,7 @@
 """Sign tests of two learners over multiple data sets.
 
 :func:`sign_test` is the frequentist sign test: a binomial test on the signs of the
-per-data-set mean differences (Demsar, 2006, Sec. 3.1.3). :func:`bayesian_sign_test` is the
+per-data-set mean differences (Demsar, 2006, Sec. 3.1.4). :func:`bayesian_sign_test` is the
 Bayesian sign test with a region of practical equivalence (rope), described below.
 
 Each data set's mean difference (first learner minus second) falls left of the rope (the
@@ -27,7 +27,7 @@ and signed-rank tests with a rope). Benavoli et al. (2014), ICML, Sec. 2 (the Di
 process prior, of which the sign test is the three-category case).
 
 Demsar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7:1-30,
-Sec. 3.1.3 (the sign test).
+Sec. 3.1.4 (the sign test).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def sign_test(
         ``"greater"``: positive differences are more likely than negative ones.
     zero_method : {"drop", "split"}
         ``"drop"`` ignores zero differences. ``"split"`` gives half of them to each learner,
-        ignoring one if their number is odd (Demsar, 2006, Sec. 3.1.3).
+        ignoring one if their number is odd (Demsar, 2006, Sec. 3.1.4).
     scale : {"fraction", "percent", "raw"}
         Scale of ``x`` (checked only: signs do not depend on it); ``"raw"`` accepts any real
         numbers.
@@ -137,7 +137,7 @@ def sign_test(
 
     References
     ----------
-    Demsar (2006), Sec. 3.1.3; the binomial test is :func:`scipy.stats.binomtest`.
+    Demsar (2006), Sec. 3.1.4; the binomial test is :func:`scipy.stats.binomtest`.
 
     Examples
     --------
