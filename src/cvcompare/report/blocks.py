@@ -386,13 +386,11 @@ def _hierarchical_line(fits: list, s: Settings) -> str:
         "delta0 ~ U(-max|x|, max|x|) over the pair's fold differences (the authors' code; "
         "the paper writes U(-1, 1)), "
         f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; a fit failing its "
-        "diagnostics is run once more with twice both and adapt_delta 0.95), Stan runner "
-        f"'{fits[0].runner}'; diagnostics of {', '.join(fits[0].diagnostics.rhat)} over "
-        f"{len(fits)} "
-        f"fit{'s' * (len(fits) > 1)}: max R-hat "
-        f"{worst_rhat:.4f}, min bulk "
-        f"ESS {min_ess:.0f}, {divergences} divergent transitions"
-        + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
+        f"diagnostics is run once more with {s.refit_scale:g} times both and adapt_delta "
+        f"{s.refit_adapt_delta:g}), Stan runner '{fits[0].runner}'; diagnostics of "
+        f"{', '.join(fits[0].diagnostics.rhat)} over {len(fits)} fit{'s' * (len(fits) > 1)}: "
+        f"max R-hat {worst_rhat:.4f}, min bulk ESS {min_ess:.0f}, {divergences} divergent "
+        "transitions" + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
     )
 
 
