@@ -64,7 +64,9 @@ from tqdm import tqdm
 
 from cvcompare._validation import DEFAULT_RHO, check_rho, check_rope
 from cvcompare.io import (
+    HEADER_SEPARATORS,
     fold_differences,
+    header_separator,
     mean_differences,
     mean_score_matrix,
     read_accuracies,
@@ -132,12 +134,7 @@ def _csv_hint(path: str) -> str:
     (``learner,dataset,fold,score``, or the same separated by tabs or semicolons), else
     nothing."""
     with open(path, encoding="utf-8", errors="replace") as handle:
-        line = handle.readline()
-    columns = {"learner", "dataset", "fold", "score"}
-    seps = {",": "commas", "\t": "tabs", ";": "semicolons"}
-    sep = next(
-        (sep for sep in seps if columns <= {c.strip().lower() for c in line.split(sep)}), None
-    )
+        sep = header_separator(handle.readline())
     if sep is None:
         return ""
     if sep == ",":
@@ -146,9 +143,9 @@ def _csv_hint(path: str) -> str:
             ".csv (any other name is read in the block format of accuracies.txt)"
         )
     return (
-        f"; FILE looks like a table of scores separated by {seps[sep]}: save it separated by "
-        "commas under a name ending in .csv, as a tidy CSV (any other name is read in the "
-        "block format of accuracies.txt)"
+        f"; FILE looks like a table of scores separated by {HEADER_SEPARATORS[sep]}: save it "
+        "separated by commas under a name ending in .csv, as a tidy CSV (any other name is "
+        "read in the block format of accuracies.txt)"
     )
 
 

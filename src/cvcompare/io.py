@@ -39,9 +39,11 @@ from cvcompare._validation import (
 )
 
 __all__ = [
+    "HEADER_SEPARATORS",
     "check_learner",
     "learners",
     "fold_differences",
+    "header_separator",
     "mean_differences",
     "mean_score_matrix",
     "read_accuracies",
@@ -203,16 +205,36 @@ def _resolve_duplicate(
     return f"{name}#{k}"
 
 
+#: The separators a table of scores may be written with, and their names in words.
+HEADER_SEPARATORS = {",": "commas", "\t": "tabs", ";": "semicolons"}
+
+
+def header_separator(line: str) -> str | None:
+    """The separator (a key of :data:`HEADER_SEPARATORS`) under which ``line`` names the
+    columns of a tidy table of scores (``learner``, ``dataset``, ``fold``, ``score``, in any
+    case), or None where it names them under none."""
+    return next(
+        (
+            sep
+            for sep in HEADER_SEPARATORS
+            if set(_SCORE_COLUMNS) <= {c.strip().lower() for c in line.split(sep)}
+        ),
+        None,
+    )
+
+
 def _header_hint(columns: Sequence[object]) -> str:
     """Why a CSV's header lacks the score columns, where it can be told: another separator
     than the comma, or the names in another case."""
-    header = ",".join(map(str, columns))
-    for sep, name in ((";", "semicolons"), ("\t", "tabs")):
-        if set(_SCORE_COLUMNS) <= {c.strip().lower() for c in header.split(sep)}:
-            return f" (the file looks separated by {name}; a tidy CSV is separated by commas)"
-    if set(_SCORE_COLUMNS) <= {str(c).strip().lower() for c in columns}:
+    sep = header_separator(",".join(map(str, columns)))
+    if sep is None:
+        return ""
+    if sep == ",":
         return " (the column names must be written in lower case)"
-    return ""
+    return (
+        f" (the file looks separated by {HEADER_SEPARATORS[sep]}; a tidy CSV is separated by "
+        "commas)"
+    )
 
 
 def read_csv_scores(
