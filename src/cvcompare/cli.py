@@ -86,7 +86,12 @@ from cvcompare.report.analysis import (
     run_test,
     score_size,
 )
-from cvcompare.report.blocks import FEW_DATASETS
+from cvcompare.report.sentences import (
+    DIRICHLET_MASS,
+    FEW_DATASETS,
+    NOISE_FROM_ROPE,
+    smallest_p_clause,
+)
 from cvcompare.stats import (
     friedman_test,
     holm_adjust,
@@ -441,28 +446,22 @@ def _rank_test_notes(rows: list[Row], means: list[np.ndarray], args) -> list[str
     """What the report's decisions section says of the tests across data sets, as notes:
     a signed-rank or sign test that cannot reach ``--alpha`` on these data sets
     (Holm-adjusted over the pairs where there are several), and a decision of a Bayesian
-    signed-rank or sign test on fewer than :data:`cvcompare.report.blocks.FEW_DATASETS`
+    signed-rank or sign test on fewer than :data:`cvcompare.report.sentences.FEW_DATASETS`
     data sets."""
     notes, ran, alpha = [], {row["test"] for row in rows}, args.alpha
-    times = f", times {len(means)} pairs for Holm's adjustment," if len(means) > 1 else ""
     for test in (t for t in _HOLM_TESTS if t in ran):
         if (floor := holm_floor(_HOLM_TESTS[test], means, args.zero_method)) >= alpha:
             notes.append(
                 f"{test}: no significant difference can be found at {alpha:g} on these data "
-                "sets: the smallest p-value they allow (every data set with a difference "
-                f"favouring one learner){times} is {floor:.3g}"
+                f"sets: the smallest p-value they allow {smallest_p_clause(len(means))} is "
+                f"{floor:.3g}"
             )
     q = len(means[0])
     decided = [
         t for t in _DIRICHLET_TESTS if any(r["test"] == t and r["decision"] != "none" for r in rows)
     ]
     if decided and q < FEW_DATASETS:
-        notes.append(
-            f"{' and '.join(decided)}: decided on only {q} data sets; their posterior (a "
-            "Dirichlet process) puts its mass on the data sets observed and on the prior's "
-            "pseudo-observation at zero, and on no other, so it cannot doubt that further "
-            "data sets would behave like these"
-        )
+        notes.append(f"{' and '.join(decided)}: decided on only {q} data sets; {DIRICHLET_MASS}")
     return notes
 
 
@@ -518,9 +517,9 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         print(f"cvcompare: note: {args.rho_note}", file=sys.stderr)
     if noisy_pairs:  # one note for every pair, as the report's pair lines say it
         print(
-            "cvcompare: note: hierarchical: data sets with all fold differences equal got noise "
-            "drawn from the rope, as in the authors' code, so these fits depend on the rope "
-            f"(compare with another --rope): {'; '.join(noisy_pairs)}",
+            "cvcompare: note: hierarchical: data sets with all fold differences equal "
+            f"{NOISE_FROM_ROPE} these fits depend on the rope (compare with another --rope): "
+            f"{'; '.join(noisy_pairs)}",
             file=sys.stderr,
         )
     for note in _rank_test_notes(rows, means, args):

@@ -25,7 +25,15 @@ from cvcompare.plots.posterior import difference_text
 from .analysis import ComparisonResults, PairResult, Settings
 from .figures import cd_figures, heatmap_figures, pair_figures
 from .rerun import rerun_command
-from .sentences import no_rope, pair_lines, probability_text, short_decision
+from .sentences import (
+    DIRICHLET_MASS,
+    FEW_DATASETS,
+    no_rope,
+    pair_lines,
+    probability_text,
+    short_decision,
+    smallest_p_clause,
+)
 
 
 def _fmt(v) -> str:
@@ -272,28 +280,18 @@ def _out_of_reach(results: ComparisonResults) -> list[str]:
         floors = f"{next(iter(out.values())):.3g}"
     else:
         floors = " and ".join(f"{floor:.3g} ({name})" for name, floor in out.items())
-    holm = f", times {n} pairs for Holm's adjustment," if n > 1 else ""
     pairs = f" and {n} pairs" if n > 1 else ""
     return [
         f"With {pair.q} data sets{pairs}, the {tests} cannot find a significant difference at "
-        f"{alpha:g}: the smallest p-value these data sets allow (every data set with a "
-        f"difference favouring one learner){holm} is {floors}."
+        f"{alpha:g}: the smallest p-value these data sets allow {smallest_p_clause(n)} is "
+        f"{floors}."
     ]
-
-
-#: Below this many data sets, a decision of the Bayesian signed-rank or sign test gets a
-#: note on what its posterior cannot know (a rule of thumb, not a theorem).
-FEW_DATASETS = 10
 
 
 def _few_datasets(results: ComparisonResults) -> list[str]:
     """A note where the Bayesian signed-rank or sign test decides on fewer than
-    :data:`FEW_DATASETS` data sets, else nothing.
-
-    Their posterior, a Dirichlet process (Benavoli et al. 2017, Sec. 5), puts its mass on the
-    data sets observed and the prior's one pseudo-observation at zero, and on none other:
-    two data sets in the rope give P(rope) = 1 exactly for the signed-rank test.
-    """
+    :data:`.sentences.FEW_DATASETS` data sets (:data:`.sentences.DIRICHLET_MASS`), else
+    nothing."""
     q, thr = results.pairs[0].q, results.settings.threshold
     decided = any(
         test is not None and test.decision(thr) != "none"
@@ -305,10 +303,8 @@ def _few_datasets(results: ComparisonResults) -> list[str]:
     fitted = any(pair.hierarchical is not None for pair in results.pairs)
     return [
         f"With only {q} data sets, read the decisions of the Bayesian signed-rank and sign "
-        "tests with care: their posterior (a Dirichlet process) puts its mass on the data "
-        "sets observed and on the prior's one pseudo-observation at zero, and on no other, "
-        "so it cannot doubt that further data sets would behave like these (a few data sets "
-        "in the rope give P(equivalent) near 1)."
+        f"tests with care: {DIRICHLET_MASS} (a few data sets in the rope give P(equivalent) "
+        "near 1)."
         + (" The hierarchical model also weighs the spread between data sets." if fitted else "")
     ]
 

@@ -14,6 +14,9 @@ import numpy as np
 from .analysis import PairResult, correlated_t_tallies
 
 __all__ = [
+    "DIRICHLET_MASS",
+    "FEW_DATASETS",
+    "NOISE_FROM_ROPE",
     "bayes_sentence",
     "no_rope",
     "noisy_note",
@@ -21,6 +24,7 @@ __all__ = [
     "probability_text",
     "rope_half_width",
     "short_decision",
+    "smallest_p_clause",
 ]
 
 
@@ -165,6 +169,32 @@ def _diagnostics_text(problems: tuple[str, ...], refit: str) -> str:
     return f" (the fit failed its diagnostics: {'; '.join(problems)})" if problems else ""
 
 
+#: Below this many data sets, a decision of the Bayesian signed-rank or sign test gets a
+#: note on what its posterior cannot know (a rule of thumb, not a theorem).
+FEW_DATASETS = 10
+
+#: What the posterior of the Bayesian signed-rank and sign tests cannot know, a Dirichlet
+#: process (Benavoli et al. 2017, Sec. 5): two data sets in the rope give the signed-rank
+#: test P(rope) = 1 exactly.
+DIRICHLET_MASS = (
+    "their posterior (a Dirichlet process) puts its mass on the data sets observed and on "
+    "the prior's pseudo-observation at zero, and on no other, so it cannot doubt that "
+    "further data sets would behave like these"
+)
+
+
+def smallest_p_clause(n_pairs: int) -> str:
+    """How the smallest p-value of the Wilcoxon and sign tests comes about on ``n_pairs``
+    pairs (:func:`cvcompare.report.analysis.holm_floor`), as a clause."""
+    holm = f", times {n_pairs} pairs for Holm's adjustment," if n_pairs > 1 else ""
+    return f"(every data set with a difference favouring one learner){holm}"
+
+
+#: What the hierarchical model does with a data set whose fold differences are all equal
+#: (:func:`cvcompare.hierarchical.fit_hierarchical`), and what follows.
+NOISE_FROM_ROPE = "got noise drawn from the rope, as in the authors' code, so"
+
+
 def noisy_note(datasets: list[str]) -> str:
     """What a hierarchical fit did with the ``datasets`` whose fold differences are all
     equal, as a clause (empty where there are none): noise drawn from the rope, as in the
@@ -175,8 +205,7 @@ def noisy_note(datasets: list[str]) -> str:
     n = len(datasets)
     return (
         f"; {n} data set{'s' * (n > 1)} with all fold differences equal ({', '.join(datasets)}) "
-        f"got noise drawn from the rope, as in the authors' code, so the fit depends on the "
-        "rope: compare with another rope"
+        f"{NOISE_FROM_ROPE} the fit depends on the rope: compare with another rope"
     )
 
 
