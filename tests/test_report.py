@@ -352,8 +352,9 @@ def test_lower_is_better_mirrors_negated_scores():
     table = _table(seed=5)
     loss = table.assign(score=1.0 - table["score"])  # an error rate: lower is better
     negated = loss.assign(score=-loss["score"])
-    a = compare_learners(loss, hierarchical=False, n_samples=N, scale="raw", higher_is_better=False)
-    b = compare_learners(negated, hierarchical=False, n_samples=N, scale="raw")
+    raw = {"scale": "raw", "rope": (-0.01, 0.01)}  # raw scores need their rope given
+    a = compare_learners(loss, hierarchical=False, n_samples=N, higher_is_better=False, **raw)
+    b = compare_learners(negated, hierarchical=False, n_samples=N, **raw)
     for pa, pb in zip(a.pairs, b.pairs, strict=True):
         np.testing.assert_array_equal(pa.x, pb.x)
         assert pa.bayes_signed_rank.probs() == pb.bayes_signed_rank.probs()
@@ -384,7 +385,7 @@ def test_raw_scores_set_the_rounding_tolerance_of_the_mean_differences():
     table = _table(seed=5)
     shifted = table.assign(score=np.round(12345 + table["score"], 6))
     small = compare_learners(table, hierarchical=False, n_samples=N)
-    large = compare_learners(shifted, hierarchical=False, n_samples=N, scale="raw")
+    large = compare_learners(shifted, hierarchical=False, n_samples=N, scale="raw", rope=(-1, 1))
     assert small.settings.score_size == 1.0
     assert large.settings.score_size == shifted["score"].abs().max()
     for pair in large.pairs:
@@ -416,8 +417,9 @@ def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "p
 def test_lower_is_better_figures_name_the_reversed_subtraction(monkeypatch, q):
     loss = _table(seed=5, q=q).assign(score=lambda t: 1.0 - t["score"])
     results = compare_learners(
-        loss, hierarchical=False, n_samples=N, scale="raw", higher_is_better=False
-    )
+        loss, hierarchical=False, n_samples=N, scale="raw", rope=(-0.01, 0.01),
+        higher_is_better=False,
+    )  # fmt: skip
     labels = _record_xlabels(monkeypatch)
     build_report(results)
     drawn = [label for plot in labels.values() for label in plot]
@@ -467,6 +469,8 @@ def test_scores_off_the_stated_scale_and_bad_options_are_refused(tmp_path):
     bad = [
         ({"hierarchical": "no"}, TypeError, "hierarchical: expected True or False"),
         ({"learners": "rs"}, TypeError, "learners: expected a sequence of learner names"),
+        # one point of accuracy means nothing in a raw score's unit: the rope must be given
+        ({"scale": "raw"}, ValueError, "^rope: give the region of practical equivalence in"),
     ]
     for kwargs, error, match in bad:
         with pytest.raises(error, match=match):

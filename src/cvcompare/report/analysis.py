@@ -454,7 +454,7 @@ def compare_learners(
     *,
     learners: Sequence[str] | None = None,
     rho: float | None = None,
-    rope: tuple[float, float] = (-0.01, 0.01),
+    rope: tuple[float, float] | None = None,
     alpha: float = 0.05,
     threshold: float = 0.95,
     scale: str = "fraction",
@@ -484,9 +484,10 @@ def compare_learners(
         Correlation of the fold differences (``1/k`` for k-fold cross-validation). By
         default 0.1, for runs of 10-fold cross-validation; refused as a default where the
         number of folds per data set is not a multiple of 10.
-    rope : tuple of float
-        Region of practical equivalence, on the fraction scale for accuracies, in the
-        score's unit for ``scale="raw"``.
+    rope : tuple of float, optional
+        Region of practical equivalence, on the fraction scale for accuracies (default
+        ``(-0.01, 0.01)``, one point of accuracy), in the score's unit for ``scale="raw"``,
+        where it must be given.
     alpha : float
         Size of the frequentist tests, in (0, 0.5).
     threshold : float
@@ -553,7 +554,7 @@ def compare_learners(
         )
     settings = Settings(
         rho=check_rho(rho, x.shape[1]),
-        rope=check_scaled_rope(rope, scale),
+        rope=check_scaled_rope(_rope_for(rope, scale), scale),
         alpha=check_test_size(alpha),
         threshold=check_two_sided_threshold(threshold),
         seed=check_int(seed, "seed", minimum=0),
@@ -593,6 +594,19 @@ def compare_learners(
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
     )
+
+
+def _rope_for(rope: tuple[float, float] | None, scale: str) -> tuple[float, float]:
+    """The rope given, or one point of accuracy where none is; refused for raw scores, whose
+    unit the default means nothing in."""
+    if rope is not None:
+        return rope
+    if scale == "raw":
+        raise ValueError(
+            "rope: give the region of practical equivalence in the scores' unit with "
+            "scale='raw'; the default, (-0.01, 0.01), is one point of accuracy as a fraction"
+        )
+    return (-0.01, 0.01)
 
 
 def _fit_hierarchical(
