@@ -187,3 +187,24 @@ def test_stan_data_bounds_follow_the_authors_code():
     x = np.concatenate([half, -half], axis=1)  # every mean is exactly 0
     d = stan_data(scale_data(x, (-0.01, 0.01), gen), rho=0.1, student=False, nu_hyper=True)
     assert d["sigma0_hi"] == pytest.approx(SIGMA_UPPER_FACTOR)
+
+
+def test_next_dataset_masses_are_the_predictive_probabilities_of_the_regions():
+    # the average over the draws of t(nu, delta0, sigma0)'s masses, with scipy's t cdf: the
+    # predictive probability of each region, not the shares of votes that probs() returns
+    res = make_result(np.random.default_rng(4))
+    low, high = res.rope
+    draws = list(zip(res.delta0, res.sigma0, res.nu, strict=True))
+    below = np.mean([stats.t.cdf(low, v, d, s) for d, s, v in draws])
+    above = np.mean([stats.t.sf(high, v, d, s) for d, s, v in draws])
+    assert res.next_dataset_masses == pytest.approx((below, 1 - below - above, above), abs=1e-12)
+    assert "the share of posterior draws in which it is the most probable" in " ".join(
+        HierarchicalResult.probs.__doc__.split()
+    )
+
+
+def test_result_repr_leaves_the_draws_out():
+    res = make_result(np.random.default_rng(5))
+    text = repr(res)
+    assert "p_right=" in text and "diagnostics=" in text
+    assert "array" not in text and len(text) < 1000

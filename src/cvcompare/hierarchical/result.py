@@ -9,7 +9,7 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -143,11 +143,11 @@ class HierarchicalResult(BayesianDecisionMixin):
         Convergence checks of the fit.
     """
 
-    delta0: np.ndarray
-    sigma0: np.ndarray
-    nu: np.ndarray
-    delta: np.ndarray
-    sigma: np.ndarray
+    delta0: np.ndarray = field(repr=False)
+    sigma0: np.ndarray = field(repr=False)
+    nu: np.ndarray = field(repr=False)
+    delta: np.ndarray = field(repr=False)
+    sigma: np.ndarray = field(repr=False)
     p_left: float
     p_rope: float
     p_right: float
@@ -161,6 +161,39 @@ class HierarchicalResult(BayesianDecisionMixin):
     chains: int
     noisy: tuple[int, ...]
     diagnostics: HierarchicalDiagnostics
+
+    def probs(self) -> tuple[float, float, float]:
+        """Return ``(p_left, p_rope, p_right)``: for each region, the share of posterior
+        draws in which it is the most probable one for the difference on the next data set.
+
+        These are the probabilities of Sec. 3.2 that the decisions use
+        (:func:`next_dataset_votes`): how sure the posterior is of which region the next
+        data set's difference most probably falls in, not the probability that it falls
+        there. That probability, the predictive mass of each region, is
+        :attr:`next_dataset_masses`, and is much less extreme (a ``p_right`` near 1 may
+        come with a probability of about 0.6 that the next difference is right of the rope).
+
+        Returns
+        -------
+        tuple of float
+            The shares of the draws voting for left (the first learner practically worse),
+            rope (practically equivalent) and right (practically better), summing to one.
+        """
+        return super().probs()
+
+    @property
+    def next_dataset_masses(self) -> tuple[float, float, float]:
+        """Posterior predictive probabilities that the difference on the next data set lies
+        left of, inside and right of the rope.
+
+        The masses of the predictive distribution of :meth:`next_dataset_cdf` (the average
+        of the draws' ``t(nu, delta0, sigma0)``) below ``low``, between the ends and above
+        ``high``; not the probabilities :meth:`probs` decides on, which are the shares of
+        draws in which each region has the largest of these masses (Corani et al. 2017,
+        Sec. 3.2).
+        """
+        below, up_to = self.next_dataset_cdf(list(self.rope))
+        return float(below), float(up_to - below), float(1.0 - up_to)
 
     def probs_se(self) -> tuple[float, float, float]:
         """Monte Carlo standard errors of ``(p_left, p_rope, p_right)``.
