@@ -68,6 +68,10 @@ def test_draws_on_given_axes():
         ([1.0, 2.0], ["a", 3], 1.0, "names"),
         ([1.0, np.nan], ["a", "b"], 1.0, "finite"),
         ([1.0, 2.0], ["a", "b"], -1.0, "cd"),
+        # average ranks of k models lie in [1, k] and sum to k (k + 1) / 2
+        ([0.5, 2.5, 3.0], ["a", "b", "c"], 1.0, r"avg_ranks: .* each in \[1, 3\]"),
+        ([1.0, 2.0, 7.0], ["a", "b", "c"], 1.0, "avg_ranks"),
+        ([2.0, 2.5, 3.0], ["a", "b", "c"], 1.0, "summing to 6"),
     ],
 )
 def test_bad_input(ranks, names, cd, match):
@@ -110,7 +114,7 @@ LONG = [
 @pytest.mark.parametrize(
     ("ranks", "names"),
     [
-        (np.linspace(1.1, 7.8, 8), LONG),
+        (np.linspace(1.1, 7.9, 8), LONG),  # average ranks: they sum to 36
         (np.linspace(1.0, 20.0, 20), [f"learner-{i:02d}" for i in range(20)]),
         ([1.5, 1.5], ["Ünïcødé-λ", "naïve-Bayes β"]),
     ],
@@ -160,3 +164,9 @@ def test_a_very_long_name_breaks_into_lines_and_rows_make_room():
         assert ax.figure.bbox.x0 <= box.x0 and box.x1 <= ax.figure.bbox.x1
         assert ax.figure.bbox.y0 <= box.y0 and box.y1 <= ax.figure.bbox.y1
         assert not any(box.overlaps(other) for other in boxes[i + 1 :])
+
+
+def test_ranks_rounded_to_two_decimals_are_taken():
+    # Demsar's example ranks as a paper prints them: 3.67 + 3.33 + 1.83 + 1.17 = 10, and
+    # three models at 1.33, 2.33, 2.33 (sum 5.99, the rounding of 6)
+    assert plot_cd_diagram([1.33, 2.33, 2.33], ["a", "b", "c"], 1.0) is not None

@@ -642,3 +642,33 @@ def test_pair_sums_reproduce_the_heaviside_entries_exactly():
         np.testing.assert_array_equal(
             pairs.diagonal_below(shift)[:, 0], np.diag(matrix)[pairs.order]
         )
+
+
+def test_dp_two_sided_decision_names_the_side_whose_probability_exceeds_the_threshold():
+    better = dp_signed_rank(np.linspace(0.01, 0.05, 12), n_samples=4000, rng=1)
+    worse = dp_signed_rank(-np.linspace(0.01, 0.05, 12), n_samples=4000, rng=1)
+    same = dp_signed_rank(np.zeros(6), n_samples=4000, rng=1)  # theta = 1/2 in every draw
+    assert (better.decision(), worse.decision(), same.decision()) == ("right", "left", "none")
+    mixed = dp_signed_rank([0.02, -0.01, 0.03, -0.02, 0.01, 0.015], n_samples=4000, rng=1)
+    for t in (0.5, 0.7, 0.95):
+        expected = "right" if mixed.prob_greater > t else "left" if mixed.prob_less > t else "none"
+        assert mixed.decision(t) == expected
+    with pytest.raises(ValueError, match="threshold"):
+        mixed.decision(0.4)
+
+
+def test_bayesian_signed_rank_probs_se_matches_the_spread_over_seeds():
+    # sqrt(p (1 - p) / n) of independent draws, checked against the sd of p over 200 seeds;
+    # the sd of 200 replicates estimates the true one with a relative error of about
+    # 1 / sqrt(2 * 199) = 5%, so they agree within 20% (4 of those errors)
+    x = np.array([0.012, -0.004, 0.02, 0.008, -0.011, 0.015, 0.003, 0.009, -0.002, 0.018])
+    runs = [bayesian_signed_rank(x, n_samples=2000, rng=seed) for seed in range(200)]
+    spread = np.std([r.probs() for r in runs], axis=0, ddof=1)
+    mean = np.mean([r.probs() for r in runs], axis=0)
+    stated = np.sqrt(mean * (1 - mean) / 2000)
+    assert runs[0].probs_se() == pytest.approx(
+        tuple(np.sqrt(np.array(runs[0].probs()) * (1 - np.array(runs[0].probs())) / 2000))
+    )
+    for got, want in zip(spread, stated, strict=True):
+        if want > 0.002:
+            assert got == pytest.approx(want, rel=0.2)

@@ -79,6 +79,13 @@ def plot_cd_diagram(
         The axes drawn on. The CD bar has ``gid="cd-bar"``, the clique bars
         ``gid="clique-bar"`` and the rank axis ``gid="rank-axis"``.
 
+    Raises
+    ------
+    TypeError, ValueError
+        If ``avg_ranks`` are not average ranks of ``k`` models (each in ``[1, k]``, summing
+        to ``k (k + 1) / 2`` within the rounding of two decimals), ``names`` is not ``k``
+        strings, ``cd`` is not a positive number or a clique names no model.
+
     References
     ----------
     Demsar (2006), Fig. 1.
@@ -96,6 +103,13 @@ def plot_cd_diagram(
             f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
         )
     k = ranks.size
+    # average ranks of k models lie in [1, k] and sum to k (k + 1) / 2 on every data set;
+    # the sum is allowed the rounding of ranks given to two decimals
+    if ranks.min() < 1 or ranks.max() > k or abs(ranks.sum() - k * (k + 1) / 2) > 0.01 * k:
+        raise ValueError(
+            f"avg_ranks: expected average ranks of {k} models, each in [1, {k}] and summing "
+            f"to {k * (k + 1) / 2:g}; got {ranks.tolist()} (sum {ranks.sum():g})"
+        )
     default = critical_difference_cliques(ranks, cd)  # checks cd, also when cliques are given
     if cliques is None:
         cliques = default

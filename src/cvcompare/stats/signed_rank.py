@@ -90,6 +90,7 @@ _TIE_TOLERANCE = 1e-10
 
 Alternative = Literal["two-sided", "greater", "less"]
 LossDecision = Literal["prefer_y", "prefer_x", "indeterminate"]
+DPDecision = Literal["right", "left", "none"]
 IDPDecision = Literal["right", "left", "none", "indeterminate"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -185,6 +186,10 @@ def wilcoxon_test(
     ----------
     x : array_like, shape (q,)
         Mean difference of the scores (first learner minus second) on each of ``q`` data sets.
+        Not the fold differences of one data set: they are correlated by the overlap of the
+        training sets, which the test ignores, so it finds differences far too often there
+        (Nadeau & Bengio 2003; :func:`~cvcompare.stats.ttest.correlated_ttest` is the test of
+        one data set).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the differences tend to be positive (the first learner is better).
     zero_method : {"wilcox", "pratt", "zsplit"}
@@ -404,6 +409,37 @@ class DPSignedRankPosterior:
             If ``l0`` or ``l1`` is not a positive finite number.
         """
         return "prefer_y" if self.prob_greater > loss_threshold(l0, l1) else "prefer_x"
+
+    def decision(self, threshold: float = 0.95) -> DPDecision:
+        """Two-sided decision in the words of the package's other Bayesian tests.
+
+        ``"right"`` (the first learner, the minuends of ``x``, better) when
+        ``P[theta > 1/2 | data] > threshold``, ``"left"`` (the second better) when
+        ``P[theta < 1/2 | data] > threshold`` (:attr:`prob_less`), ``"none"`` otherwise; a
+        learner compared with itself (every difference zero, ``theta = 1/2``) is ``"none"``.
+        Unlike :meth:`decide`, whose ``"prefer_x"`` only means that preferring the second
+        learner costs less, both learners are treated alike.
+
+        Parameters
+        ----------
+        threshold : float, default 0.95
+            Probability in [0.5, 1) that a learner must be better with.
+
+        Returns
+        -------
+        {"right", "left", "none"}
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a number in [0.5, 1).
+        """
+        t = check_two_sided_threshold(threshold)
+        if self.prob_greater > t:
+            return "right"
+        if self.prob_less > t:
+            return "left"
+        return "none"
 
 
 def dp_signed_rank(
@@ -704,6 +740,20 @@ class SignedRankPosterior(BayesianDecisionMixin):
     n: int
     n_samples: int
     draws: np.ndarray = field(repr=False, compare=False)
+
+    def probs_se(self) -> tuple[float, float, float]:
+        """Monte Carlo standard errors of ``(p_left, p_rope, p_right)``.
+
+        Each probability is a share of ``n_samples`` independent draws, so its standard
+        error is ``sqrt(p (1 - p) / n_samples)`` (an upper bound where ties split a draw's
+        vote between regions).
+
+        Returns
+        -------
+        tuple of float
+            The standard errors, in the order of :meth:`probs`.
+        """
+        return tuple(math.sqrt(p * (1.0 - p) / self.n_samples) for p in self.probs())
 
     def sample(self) -> np.ndarray:
         """Return a copy of the draws of ``(theta_left, theta_rope, theta_right)``.
