@@ -729,6 +729,17 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
     assert np.isnan(better[missing]).all()
     assert md.count("from the hierarchical model; cells marked 'not fitted' are pairs the") == 2
     assert "(rf vs rf2; see their sections)" in md
+    # the table of results: a hierarchical row for each fitted pair, with its errors
+    frame = results.to_frame().set_index(["first", "second", "test"])
+    assert ("rf", "rf2", "hierarchical") not in frame.index
+    row = frame.loc[("rf", "svm", "hierarchical")]
+    fit = rf_svm.hierarchical
+    assert (row.p_left, row.p_rope, row.p_right) == fit.probs()
+    assert (row.p_left_se, row.p_rope_se, row.p_right_se) == fit.probs_se()
+    assert row.diagnostics_ok == fit.diagnostics.ok
+    assert row.verdict == {"right": "rf", "left": "svm", "rope": "equivalent"}.get(
+        fit.decision(), "none"
+    )
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
@@ -1100,3 +1111,46 @@ def test_the_hierarchical_line_gives_its_errors_its_refit_and_its_noisy_data_set
         "rope, as in the authors' code, so the fit depends on the rope: compare with another "
         "rope"
     )
+
+
+def test_results_as_a_table_of_every_test_on_every_pair(small):
+    table, results, _ = small
+    frame = results.to_frame()
+    pairs = [(p.first, p.second) for p in results.pairs]
+    tests = ["bayes_signed_rank", "bayes_sign", "dp", "idp", "poisson", "wilcoxon", "sign"]
+    assert list(frame["test"]) == tests * len(pairs)  # hierarchical=False: no such rows
+    assert list(zip(frame["first"], frame["second"], strict=True))[:: len(tests)] == pairs
+    rows = frame.set_index(["first", "second", "test"])
+    # the two-sided tests against scipy on the mean differences, Holm by hand over the pairs
+    means = {(p.first, p.second): p.means for p in results.pairs}
+    for test, scipy_p in (
+        ("wilcoxon", lambda m: stats.wilcoxon(m).pvalue),
+        ("sign", lambda m: stats.binomtest(int((m > 0).sum()), int((m != 0).sum())).pvalue),
+    ):
+        raw = np.array([scipy_p(means[pair]) for pair in pairs])
+        order = np.argsort(raw)
+        holm = np.maximum.accumulate((len(raw) - np.arange(len(raw))) * raw[order])
+        adjusted = np.empty_like(raw)
+        adjusted[order] = np.minimum(holm, 1)
+        for pair, p, h in zip(pairs, raw, adjusted, strict=True):
+            row = rows.loc[(*pair, test)]
+            assert (row.pvalue, row.pvalue_holm) == pytest.approx((p, h), rel=1e-12)
+            side = pair[0] if np.sum(means[pair] > 0) > np.sum(means[pair] < 0) else pair[1]
+            if test == "sign":
+                assert row.verdict == (side if h < 0.05 else "none")
+    for pair in results.pairs:
+        key = (pair.first, pair.second)
+        bsr = rows.loc[(*key, "bayes_signed_rank")]
+        assert (bsr.p_left, bsr.p_rope, bsr.p_right) == pair.bayes_signed_rank.probs()
+        assert (bsr.p_left_se, bsr.p_rope_se, bsr.p_right_se) == pair.bayes_signed_rank.probs_se()
+        idp = rows.loc[(*key, "idp")]
+        assert (idp.p_right_lower, idp.p_right_upper) == (pair.idp.lower_prob, pair.idp.upper_prob)
+        poisson = rows.loc[(*key, "poisson")]
+        assert poisson.p_right == pair.poisson.prob_majority
+        assert poisson.verdict == (
+            pair.first if pair.poisson.prob_majority > 0.95 else
+            pair.second if pair.poisson.prob_majority_negative > 0.95 else "none"
+        )  # fmt: skip
+    # a short repr: the learners and pairs, not every array of every result
+    text = repr(results)
+    assert text.startswith("ComparisonResults(learners=['rf', 'svm', 'knn']") and len(text) < 400

@@ -235,10 +235,10 @@ class PairResult:
 
     first: str
     second: str
-    datasets: list[str]
-    x: np.ndarray
-    means: np.ndarray
-    ttests: list[tuple[CorrelatedTTestResult, CorrelatedTPosterior]]
+    datasets: list[str] = field(repr=False)
+    x: np.ndarray = field(repr=False)
+    means: np.ndarray = field(repr=False)
+    ttests: list[tuple[CorrelatedTTestResult, CorrelatedTPosterior]] = field(repr=False)
     poisson: PoissonBinomialResult | None = None
     wilcoxon: SignedRankTestResult | None = None
     sign: SignTestResult | None = None
@@ -256,6 +256,19 @@ class PairResult:
     def q(self) -> int:
         """Number of data sets."""
         return len(self.datasets)
+
+    def poisson_better(self) -> str:
+        """The learner the Poisson-binomial test declares better, or ``"none"``."""
+        if self.poisson.decision:
+            return self.first
+        return self.second if self.poisson.decision_negative else "none"
+
+    def two_sided_better(self, test: str, alpha: float) -> str:
+        """The learner that the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
+        better, where its Holm-adjusted p-value is below ``alpha``, or ``"none"``."""
+        if self.holm[test] >= alpha:
+            return "none"
+        return self.first if getattr(self, test).side > 0 else self.second
 
 
 @dataclass(frozen=True, eq=False)
@@ -297,6 +310,85 @@ class ComparisonResults:
     source: str = ""
     reading: tuple[str, ...] = ()
     mean_scores: tuple[float, ...] = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every test's result on every pair, one row per pair and test.
+
+        The tests across data sets (not the per-data-set correlated t-tests, which are in
+        each pair's ``ttests``), in the order of the report's table. A pair on one data set
+        has no rows.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``first``, ``second``, ``test`` (``hierarchical``,
+            ``bayes_signed_rank``, ``bayes_sign``, ``dp``, ``idp``, ``poisson``,
+            ``wilcoxon``, ``sign``) and, where the test gives them (NaN or empty
+            elsewhere):
+
+            - ``p_left``, ``p_rope``, ``p_right``: the probabilities that the first learner
+              is practically worse, equivalent or better (the tests with a rope); of the
+              second or the first being better for ``dp`` and ``poisson`` (no rope);
+            - ``p_left_se``, ``p_rope_se``, ``p_right_se``: their Monte Carlo standard
+              errors (``hierarchical``, ``bayes_signed_rank``);
+            - ``p_right_lower``, ``p_right_upper``: the IDP's lower and upper probabilities
+              that the first learner is better;
+            - ``pvalue``, ``pvalue_holm``: the two-sided p-value and its Holm adjustment
+              over the pairs (``wilcoxon``, ``sign``);
+            - ``verdict``: the learner declared better, ``"equivalent"``, ``"none"`` or
+              ``"indeterminate"`` (IDP), at the settings' threshold (alpha for
+              ``poisson``, ``wilcoxon`` and ``sign``, on the Holm-adjusted p-value);
+            - ``diagnostics_ok``: whether the hierarchical fit passed the sampler's checks.
+        """
+        s, rows = self.settings, []
+        for p in self.pairs:
+            if p.bayes_signed_rank is None:
+                continue
+            names = {"right": p.first, "left": p.second, "rope": "equivalent"}
+            pair = {"first": p.first, "second": p.second}
+            bayes = [("bayes_signed_rank", p.bayes_signed_rank), ("bayes_sign", p.bayes_sign)]
+            if p.hierarchical is not None:
+                bayes.insert(0, ("hierarchical", p.hierarchical))
+            for test, res in bayes:
+                row = dict(zip(("p_left", "p_rope", "p_right"), res.probs(), strict=True))
+                if hasattr(res, "probs_se"):
+                    se = ("p_left_se", "p_rope_se", "p_right_se")
+                    row |= dict(zip(se, res.probs_se(), strict=True))
+                verdict = names.get(res.decision(s.threshold), "none")
+                rows.append(pair | {"test": test} | row | {"verdict": verdict})
+                if test == "hierarchical":
+                    rows[-1]["diagnostics_ok"] = res.diagnostics.ok
+            rows.append(
+                pair
+                | {"test": "dp", "p_left": p.dp.prob_less, "p_right": p.dp.prob_greater}
+                | {"verdict": names.get(p.dp.decision(s.threshold), "none")}
+            )
+            idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
+            verdict = p.idp.decision(s.threshold)
+            rows.append(pair | {"test": "idp"} | idp | {"verdict": names.get(verdict, verdict)})
+            rows.append(
+                pair
+                | {"test": "poisson", "p_left": p.poisson.prob_majority_negative}
+                | {"p_right": p.poisson.prob_majority, "verdict": p.poisson_better()}
+            )
+            for test in ("wilcoxon", "sign"):
+                pvalues = {"pvalue": getattr(p, test).pvalue, "pvalue_holm": p.holm[test]}
+                verdict = p.two_sided_better(test, s.alpha)
+                rows.append(pair | {"test": test} | pvalues | {"verdict": verdict})
+        columns = ["first", "second", "test", "p_left", "p_rope", "p_right"]
+        columns += ["p_left_se", "p_rope_se", "p_right_se", "p_right_lower", "p_right_upper"]
+        columns += ["pvalue", "pvalue_holm", "verdict", "diagnostics_ok"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def __repr__(self) -> str:
+        """A one-line summary (the results themselves are in ``pairs`` and ``friedman``)."""
+        pairs = ", ".join(f"{p.first} vs {p.second}" for p in self.pairs)
+        friedman = "none" if self.friedman is None else f"p = {self.friedman.pvalue:.4g}"
+        return (
+            f"ComparisonResults(learners={self.learners}, datasets={len(self.datasets)}, "
+            f"n_folds={self.n_folds}, pairs=[{pairs}], friedman={friedman}, "
+            f"source={self.source!r})"
+        )
 
 
 def score_size(scores: np.ndarray, scale: str) -> float:
@@ -500,7 +592,10 @@ def compare_learners(
         False for losses (RMSE, log-loss): differences are then ``second - first`` in the
         raw scores, so that *right* still means that the first learner is better.
     seed : int
-        Root seed of all Monte Carlo streams and of the Stan sampler.
+        Root seed of all Monte Carlo streams and of the Stan sampler. Each test of each
+        pair draws from its own stream, keyed by the pair and the test (:func:`seed_key`),
+        so its numbers differ from a call of the test itself with ``rng=seed``, within their
+        Monte Carlo error.
     n_samples : int
         Monte Carlo draws of the signed-rank, sign and IDP tests.
     hierarchical : bool

@@ -79,7 +79,6 @@ def _summary_table(results: ComparisonResults):
             continue
         verdict = p.idp.decision(thr)
         idp = {"right": p.first, "left": p.second}.get(verdict, verdict)
-        pb = p.first if p.poisson.decision else p.second if p.poisson.decision_negative else "none"
         rows.append(
             [
                 p.first,
@@ -88,7 +87,7 @@ def _summary_table(results: ComparisonResults):
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
                 idp,
-                pb,
+                p.poisson_better(),
                 _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
                 _two_sided_cell(p, "sign", results.settings.alpha, several),
             ]
@@ -111,8 +110,9 @@ def _two_sided_cell(pair: PairResult, test: str, alpha: float, several: bool) ->
     Holm-adjusted one (over one pair, the p-value itself), after the learner its statistic
     favours where the adjusted p-value is below ``alpha``."""
     res, holm = getattr(pair, test), pair.holm[test]
-    better = f"{pair.first if res.side > 0 else pair.second} better, " if holm < alpha else ""
-    return f"{better}{res.pvalue:.3g}" + (f" ({holm:.3g})" if several else "")
+    better = pair.two_sided_better(test, alpha)
+    named = "" if better == "none" else f"{better} better, "
+    return f"{named}{res.pvalue:.3g}" + (f" ({holm:.3g})" if several else "")
 
 
 def _rho_origin(settings, n_folds: int) -> str:

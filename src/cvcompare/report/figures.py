@@ -252,6 +252,7 @@ def heatmap_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
             matrix,
             results.learners,
             title=f"{short}\n{main}",
+            colorbar_label=short,
             missing=missing,
             missing_label="not\nfitted",
         )
