@@ -226,6 +226,11 @@ def test_compare_all_tests_on_small_csv(capsys, small_csv):
     by_test = table.set_index("test")
     assert by_test.loc["poisson", "decision"] == "a"
     assert by_test.loc["bayes-signed-rank", "decision"] == "right"
+    # the signed-rank test's Monte Carlo errors: shares of 4000 independent draws
+    signed = by_test.loc["bayes-signed-rank"]
+    for region in ("left", "rope", "right"):
+        p = signed[f"p_{region}"]
+        assert signed[f"p_{region}_se"] == pytest.approx(np.sqrt(p * (1 - p) / 4000), rel=1e-12)
     assert by_test.loc["bayes-sign", "decision"] == "right"
     assert by_test.loc["bayes-sign", "n_right"] == 8
     assert by_test.loc["idp-signed-rank", "decision"] == "a"
@@ -746,8 +751,8 @@ def test_the_tests_take_percentages_and_fractions_as_fractions(capsys, small_csv
 def _mirror(row: dict) -> dict:
     """A row of ``compare`` as the comparison with the two learners' scores exchanged gives
     it: sides, learners and regions swapped, differences negated."""
-    swap = {"p_left": "p_right", "n_left": "n_right", "prob_a_better": "prob_b_better",
-            "n_significant_a": "n_significant_b"}  # fmt: skip
+    swap = {"p_left": "p_right", "p_left_se": "p_right_se", "n_left": "n_right",
+            "prob_a_better": "prob_b_better", "n_significant_a": "n_significant_b"}  # fmt: skip
     swap |= {v: k for k, v in swap.items()}
     words = {"left": "right", "right": "left", "a": "b", "b": "a"}
     if row["test"] == "idp-signed-rank":  # P(a better): lower and upper bounds swap

@@ -192,8 +192,23 @@ def test_predictive_densities_and_their_figure(tiny):
     assert fig.axes[0].get_title() == "good vs base" and len(fig.axes[0].lines) == 5
     # the axis says which way the difference goes; the legend says what the dotted lines are
     assert fig.axes[0].get_xlabel() == "difference of accuracy δ, good minus base"
-    labels = [t.get_text() for t in fig.axes[0].get_legend().texts]
+    labels = [t.get_text() for t in fig.legends[0].texts]
     assert labels[-1] == "rope (-0.01, 0.01)" and len(labels) == 4
+    assert labels[1] == "δ on a new data set, hierarchical prior on ν"
+    # a spike of the shrinkage density more than twice the predicted ones' peak is cut at
+    # 1.25 times their peak, and a note gives its height
+    peak = data.loc[data["curve"] != "shrinkage", "density"].max()
+    spiked = data.assign(
+        pair="good-base",
+        density=np.where(data["curve"] == "shrinkage", data["density"] * 50, data["density"]),
+    )
+    cut = FIGURES["figure_h_f7"](pd.DataFrame(), data=spiked).axes[0]
+    assert cut.get_ylim() == pytest.approx((0, 1.25 * peak))
+    (note,) = cut.texts
+    top = spiked.loc[spiked["curve"] == "shrinkage", "density"].max()
+    assert note.get_text().endswith(f"it peaks at {top:,.0f}")
+    # the figure above is cut only if its own spike is that high
+    assert bool(fig.axes[0].texts) == (shr["density"].max() > 2 * peak)
 
 
 def test_fold_boxplots_count_signs_and_the_rope(tiny):

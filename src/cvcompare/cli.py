@@ -286,19 +286,22 @@ _SIDES = {1: "a", -1: "b", 0: "neither"}
 
 
 def _rows_bayes(res, datasets, args) -> list[Row]:
+    """The probabilities and the decision; the sign test's counts, and the Monte Carlo
+    standard errors of the probabilities where the test estimates them (``p_left_se``...:
+    the signed-rank test's draws, the hierarchical model's posterior sampling)."""
     counts = getattr(res, "counts", None)
     extra = (
         {} if counts is None else dict(zip(("n_left", "n_rope", "n_right"), counts, strict=True))
     )
-    return [
-        extra
-        | {
-            "p_left": res.p_left,
-            "p_rope": res.p_rope,
-            "p_right": res.p_right,
-            "decision": res.decision(),
-        }
-    ]
+    row = extra | {
+        "p_left": res.p_left,
+        "p_rope": res.p_rope,
+        "p_right": res.p_right,
+        "decision": res.decision(),
+    }
+    if hasattr(res, "probs_se"):
+        row |= dict(zip(("p_left_se", "p_rope_se", "p_right_se"), res.probs_se(), strict=True))
+    return [row]
 
 
 #: The IDP test's decisions in the command line's words: the first learner (a), the second
@@ -327,10 +330,8 @@ def _rows_hierarchical(res, datasets, args) -> list[Row]:
     the runner, and the data sets without variance that got noise from the rope."""
     fit, record = res
     (row,) = _rows_bayes(fit, datasets, args)
-    errors = dict(zip(("p_left_se", "p_rope_se", "p_right_se"), fit.probs_se(), strict=True))
     return [
         row
-        | errors
         | fit.diagnostics.columns()
         | {
             "refits": record.attempts - 1,
