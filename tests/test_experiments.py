@@ -627,7 +627,7 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     assert [t.get_text() for t in legend.get_texts()] == [
         "Poisson-binomial", "signed_rank", "reference value 0.05"
     ]  # fmt: skip
-    assert fig.get_suptitle() == spec.title
+    assert " ".join(fig.get_suptitle().split()) == spec.title  # broken to the width
     # lines instead of panels: one style per m, in one panel
     settings = {**_CURVES, "lines": "m"}
     (ax,) = figure_curves(agg, title="t", **settings).axes
@@ -951,8 +951,8 @@ def test_table_markdown_says_what_grid_values_standing_for_several_settings_mean
     lines = table_markdown(long, spec.table, spec.title, table_key(spec, "quick")).splitlines()
     key = lines[lines.index("Values of prior:") :]
     assert key[1:3] == [
-        "- `juarez_steel`: alpha = 2.0, beta = 0.1",
-        "- `kruschke`: alpha = 1.0, beta = 0.0345",
+        "- `a2_b0.1`: alpha = 2.0, beta = 0.1",
+        "- `a1_b0.0345`: alpha = 1.0, beta = 0.0345",
     ]
     assert len(key) == 7
     # values setting lists or mappings (a whole design) are not spelt out
@@ -1073,6 +1073,14 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     raw_digits["table"]["metric_digits"] = {"nope": 0}
     with pytest.raises(SpecError, match="table.metric_digits: unknown metric 'nope'"):
         spec_of(raw_digits)
+    # a row key headed in words; a heading of a key that is not a row is refused
+    worded = {**one, "headings": {"delta": "difference of accuracy"}}
+    md = table_markdown(pivot_table(gap, worded), worded, "t")
+    assert "| difference of accuracy | m | value |" in md
+    raw_headings = copy.deepcopy(raw)
+    raw_headings["table"]["headings"] = {"nope": "x"}
+    with pytest.raises(SpecError, match=r"table.headings: \['nope'\] are not among the rows"):
+        spec_of(raw_headings)
     # a metric restricted to runs of which there were none has no value: a dash, explained
     first = long.index == 0
     undefined = long.assign(

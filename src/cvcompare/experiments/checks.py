@@ -316,6 +316,9 @@ def _check_outputs(
             for mid in spec.table.get(key, []):
                 if mid not in metrics:
                     fail(f"table.{key}: unknown metric {mid!r}; known: {sorted(metrics)}")
+        unknown = sorted(set(spec.table.get("headings", {})) - set(spec.table["rows"]))
+        if unknown:
+            fail(f"table.headings: {unknown} are not among the rows {spec.table['rows']}")
         _check_table_cells(spec, fail, metrics)
         for i, entry in enumerate(spec.table.get("summaries", [])):
             _check_summary(spec, fail, metrics, entry, f"table.summaries[{i}]")

@@ -204,10 +204,14 @@ def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
     [0.01, 0.01, 0.01]
     >>> summary_weights({"summary": "pooled"}, sel).tolist()
     [0.25, 0.25, 0.5]
+    >>> summary_weights({"summary": "sum"}, sel).tolist()  # e.g. a count of decisions
+    [1.0, 1.0, 1.0]
     """
     how = claim.get("summary", "mean")
     if how == "mean":
         return np.full(len(sel), 1.0 / len(sel))
+    if how == "sum":
+        return np.ones(len(sel))
     if how == "pooled":
         n = sel["n"].to_numpy(dtype=float)
         if n.sum() == 0:
@@ -223,7 +227,7 @@ def summary_weights(claim: Mapping[str, Any], sel: pd.DataFrame) -> np.ndarray:
                 f"spaced values of {claim['over']!r}, got {x.tolist()}"
             )
         return np.full(len(sel), steps[0] * x.size / len(sel))
-    raise ValueError(f"summary: expected 'mean', 'pooled' or 'area', got {how!r}")
+    raise ValueError(f"summary: expected 'mean', 'sum', 'pooled' or 'area', got {how!r}")
 
 
 def _verdict(consistent: bool | None) -> str:

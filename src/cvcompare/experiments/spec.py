@@ -28,7 +28,7 @@ the ``grid`` list (e.g. ``delta~0.02/m~10/q~50``); the label is part of each rep
 random-stream key (:func:`cvcompare.seeding.replication_rng`). An axis sets one entry of
 the scenario (or of an analysis' settings) to its value (``path``), several entries to
 the same value (``paths``, e.g. a Cauchy's location and scale together), or, for each
-value, a mapping of entries (``sets``: ``{kruschke: {alpha: 2, beta: 0.1}, ...}``). In a
+value, a mapping of entries (``sets``: ``{a2_b0.1: {alpha: 2, beta: 0.1}, ...}``). In a
 simulation, a path ``tests.<test id>.<setting>`` sets a setting of one test instead of a
 scenario entry (e.g. the loss ``l1`` of a loss-based decision), so the same tests can be
 run at several settings without declaring one test per setting.
@@ -380,7 +380,9 @@ class ExperimentSpec:
 
     def draw_figure(self, aggregate: Any, data: Any = None) -> Any:
         """Draw the experiment's figure: its ``figure.function``, titled with its ``title``,
-        with its ``figure.settings``.
+        with its ``figure.settings``, on the aggregate's rows in the order of the grid's
+        points (so that panels, bars and legends that follow the rows' order follow the
+        order of the values in the experiment file, as its table does).
 
         Parameters
         ----------
@@ -404,6 +406,10 @@ class ExperimentSpec:
 
         extra = {} if data is None else {"data": data}
         settings = self.figure.get("settings", {})
+        if "point" in aggregate:
+            rank = {p.label: i for i, p in enumerate(self.points())}
+            order = aggregate["point"].map(rank).fillna(len(rank))
+            aggregate = aggregate.iloc[order.argsort(kind="stable")].reset_index(drop=True)
         return FIGURES[self.figure["function"]](aggregate, title=self.title, **extra, **settings)
 
     @classmethod

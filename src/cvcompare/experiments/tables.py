@@ -178,8 +178,9 @@ def table_markdown(
 ) -> str:
     """Render the long form of :func:`pivot_table` as a Markdown table.
 
-    Row keys become the first columns; each combination of column keys becomes one
-    column headed by its values joined with ``", "``, grid values as ``axis = value``.
+    Row keys become the first columns, headed by their names or by the words ``headings``
+    gives them; each combination of column keys becomes one column headed by its values
+    joined with ``", "``, grid values as ``axis = value``.
     Every value keeps its column's type (an integer axis is not written as a float).
     With ``split: true`` in ``spec`` a sparse table is written as several: the columns
     that fill exactly the same rows form one table of those rows (e.g. the average ranks, the
@@ -219,7 +220,8 @@ def table_markdown(
         blocks.setdefault(tuple(filled), []).append(ck)
     lines = [f"{'#' * level} {title}"]
     for block_rows, block_cols in blocks.items():
-        header = [*rows, *(_heading(cols, k) or "value" for k in block_cols)]
+        named = [spec.get("headings", {}).get(r, r) for r in rows]
+        header = [*named, *(_heading(cols, k) or "value" for k in block_cols)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for rk in block_rows:
             vals = [lookup.get((rk, ck), "") for ck in block_cols]

@@ -19,9 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib as mpl
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+from cvcompare.plots._text import wrap_text
 
 __all__ = [
     "FIGURES",
@@ -156,3 +159,18 @@ def errorbar_2se(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:
     """
     rows = rows.sort_values(x)
     ax.errorbar(rows[x], rows["value"], yerr=2 * rows["se"], capsize=2, **style)
+
+
+def set_title(fig: Figure, title: str | None, ax: Axes | None = None) -> None:
+    """Title a figure (``fig.suptitle``), or its one axes ``ax``, with ``title`` broken into
+    lines no wider than the figure less a margin of a quarter inch each side; nothing when
+    ``title`` is empty."""
+    if not title:
+        return
+    width = 72 * fig.get_figwidth() - 36
+    if ax is None:
+        size = mpl.rcParams["figure.titlesize"]
+        fig.suptitle(wrap_text(title, width, size), fontsize=size)
+    else:
+        size = mpl.rcParams["axes.titlesize"]
+        ax.set_title(wrap_text(title, width, size), fontsize=size)

@@ -10,7 +10,13 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import ERROR_BARS, FigureReads, register_figure, select
+from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
+    FigureReads,
+    register_figure,
+    select,
+    set_title,
+)
 
 __all__ = ["figure_p_naive"]
 
@@ -95,6 +101,5 @@ def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figu
         title=ERROR_BARS,
         title_fontsize="small",
     )
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig

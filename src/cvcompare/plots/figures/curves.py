@@ -13,11 +13,9 @@ from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
-import matplotlib as mpl
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots._text import wrap_text
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
@@ -25,6 +23,7 @@ from cvcompare.plots.figures._registry import (
     errorbar_2se,
     register_figure,
     select,
+    set_title,
 )
 
 __all__ = ["figure_curves"]
@@ -176,7 +175,5 @@ def figure_curves(
         title=ERROR_BARS,
         title_fontsize="small",
     )
-    if title:  # broken to the figure's width, less a margin of a quarter inch each side
-        size = mpl.rcParams["figure.titlesize"]
-        fig.suptitle(wrap_text(title, 72 * fig.get_figwidth() - 36, size), fontsize=size)
+    set_title(fig, title)
     return fig

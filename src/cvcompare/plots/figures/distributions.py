@@ -11,7 +11,13 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select, series_reads
+from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
+    register_figure,
+    select,
+    series_reads,
+    set_title,
+)
 
 __all__ = ["figure_p_f1"]
 
@@ -110,8 +116,7 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         title=ERROR_BARS,
         title_fontsize="small",
     )
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
 
 

@@ -9,12 +9,10 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 
 from __future__ import annotations
 
-import matplotlib as mpl
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots._text import wrap_text
-from cvcompare.plots.figures._registry import FigureReads, register_figure, select
+from cvcompare.plots.figures._registry import FigureReads, register_figure, select, set_title
 
 __all__ = ["figure_h_f6"]
 
@@ -94,7 +92,5 @@ def figure_h_f6(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         title="boxes: quartiles and median; whiskers: 5% and 95% quantiles",
         title_fontsize="small",
     )
-    if title:  # broken to the figure's width, less a margin of a quarter inch each side
-        size = mpl.rcParams["axes.titlesize"]
-        ax.set_title(wrap_text(title, 72 * fig.get_figwidth() - 36, size), fontsize=size)
+    set_title(fig, title, ax)
     return fig

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import register_figure
+from cvcompare.plots.figures._registry import register_figure, set_title
 
 __all__ = ["figure_h_f7", "figure_h_f8"]
 
@@ -108,8 +108,7 @@ def figure_h_f7(
     axes[0].set_ylabel("density")
     handles, labels = axes[-1].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=2, frameon=False)
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
 
 
@@ -179,6 +178,5 @@ def figure_h_f8(
     _draw_boxes(ax_means, means, low, high, "mean")
     ax_means.set_xticks([1], ["mean differences\nof the data sets"])
     ax_means.set_title("the data sets' means", fontsize="medium")
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig

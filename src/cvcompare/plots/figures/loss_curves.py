@@ -8,7 +8,6 @@ Wilcoxon signed-rank test based on the Dirichlet process. ICML, Sec. 4, Fig. 2.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
 import pandas as pd
@@ -20,6 +19,7 @@ from cvcompare.plots.figures._registry import (
     register_figure,
     select,
     series_reads,
+    set_title,
 )
 
 __all__ = ["figure_w_f2"]
@@ -95,6 +95,5 @@ def figure_w_f2(
         title=ERROR_BARS,
         title_fontsize="small",
     )
-    if title:
-        fig.suptitle("\n".join(textwrap.wrap(title, 45 * len(shown))))
+    set_title(fig, title)
     return fig

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select
+from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select, set_title
 
 __all__ = ["figure_replicability_split"]
 
@@ -92,6 +92,5 @@ def figure_replicability_split(
     fig.legend(
         loc="outside lower center", ncols=3, frameon=False, title=ERROR_BARS, title_fontsize="small"
     )
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig

@@ -28,6 +28,7 @@ from cvcompare.plots.figures._registry import (
     register_figure,
     select,
     series_reads,
+    set_title,
 )
 
 __all__ = ["figure_h_f2", "figure_h_f3", "figure_h_f5", "figure_p_f2a", "figure_p_f2b"]
@@ -133,8 +134,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
         title=f"m: runs of cross-validation; {ERROR_BARS}",
         title_fontsize="small",
     )
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
 
 
@@ -194,8 +194,7 @@ def _one_panel(
     ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
     _legend_below(ax)
-    if title:
-        ax.set_title(title)
+    set_title(fig, title, ax)
     return fig
 
 
@@ -287,8 +286,7 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         ax.set_xlabel(_Q_LABEL)
         ax.set_ylim(-0.02, 1.02)
         _legend_below(ax)
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvcompare.plots.cd_diagram import plot_cd_diagram
-from cvcompare.plots.figures._registry import register_figure, select
+from cvcompare.plots.figures._registry import register_figure, select, set_title
 
 __all__ = ["figure_cd_diagrams", "figure_idp_posteriors"]
 
@@ -52,8 +52,7 @@ def figure_cd_diagrams(
     for ax, row in zip(axes, cds.itertuples(index=False), strict=True):
         plot_cd_diagram(ranks["value"].to_numpy(), list(ranks["test"]), row.value, ax=ax)
         ax.set_title(f"Nemenyi test, alpha = {row.alpha:g}")
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
 
 
@@ -105,6 +104,5 @@ def figure_idp_posteriors(
     ax.set_xlim(0, 1)
     ax.set_ylim(bottom=0)
     fig.legend(loc="outside lower center", fontsize="small", frameon=False)
-    if title:
-        fig.suptitle(title)
+    set_title(fig, title)
     return fig
