@@ -1309,3 +1309,15 @@ def test_hierarchical_simulations_run_at_smoke_fidelity(eid, axis, values):
     if spec.table:
         long = pivot_table(agg, spec.table, {a.name: a.values for a in spec.grid})
         assert "| 5 |" in table_markdown(long, spec.table, spec.title)
+
+
+def test_a_sum_summary_counts_over_the_grid_points():
+    # e.g. P-T4's number of pairs found different: the sum of the points' values, errors
+    # added in quadrature
+    from cvcompare.experiments.comparison import summarise
+
+    sel = pd.DataFrame({"value": [1.0, 0.0, 1.0], "se": [0.0, 0.1, 0.2], "n": [1, 1, 1]})
+    value, se = summarise({"summary": "sum"}, sel)
+    assert value == 2.0 and se == pytest.approx(np.hypot(0.1, 0.2), rel=1e-12)
+    mean, _ = summarise({}, sel)
+    assert mean == pytest.approx(value / 3, rel=1e-12)
