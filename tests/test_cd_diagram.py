@@ -72,6 +72,8 @@ def test_draws_on_given_axes():
         ([0.5, 2.5, 3.0], ["a", "b", "c"], 1.0, r"avg_ranks: .* each in \[1, 3\]"),
         ([1.0, 2.0, 7.0], ["a", "b", "c"], 1.0, "avg_ranks"),
         ([2.0, 2.5, 3.0], ["a", "b", "c"], 1.0, "summing to 6"),
+        # in [1, k] and summing to 10, but two models cannot both have rank 1 everywhere
+        ([1.0, 1.0, 4.0, 4.0], ["a", "b", "c", "d"], 1.0, "at least j"),
     ],
 )
 def test_bad_input(ranks, names, cd, match):

@@ -1321,3 +1321,33 @@ def test_a_sum_summary_counts_over_the_grid_points():
     assert value == 2.0 and se == pytest.approx(np.hypot(0.1, 0.2), rel=1e-12)
     mean, _ = summarise({}, sel)
     assert mean == pytest.approx(value / 3, rel=1e-12)
+
+
+def test_a_figure_gets_the_rows_in_the_grids_order_and_a_title_that_fits(monkeypatch):
+    # W-T5's pairs are listed nbc-aode, aode-hnb, nbc-hnb, j48-j48gr; its aggregate comes
+    # sorted by point label (alphabetically), a label the grid does not know goes last
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from cvcompare.plots import figures
+    from cvcompare.plots.figures._registry import set_title
+
+    spec = load_experiment(ROOT / "config" / "experiments" / "W-T5.yaml", schema=SCHEMA)
+    pairs = sorted(spec.grid[0].values) + ["zz-other"]
+    agg = pd.DataFrame({"point": [f"pair~{p}" for p in pairs], "pair": pairs})
+    seen = []
+    monkeypatch.setitem(
+        figures.FIGURES,
+        spec.figure["function"],
+        lambda a, *, title: seen.append(list(a["pair"])) or Figure(figsize=(3, 2)),
+    )
+    spec.draw_figure(agg)
+    assert seen == [[*spec.grid[0].values, "zz-other"]]
+    # a title longer than the figure is wide is broken into lines that fit in it
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    fig.add_subplot()
+    set_title(fig, spec.title)
+    FigureCanvasAgg(fig)
+    fig.draw_without_rendering()
+    box = fig._suptitle.get_window_extent()
+    assert fig.get_suptitle().count("\n") >= 1 and 0 <= box.x0 and box.x1 <= fig.bbox.x1

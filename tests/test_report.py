@@ -1135,9 +1135,15 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
         for pair, p, h in zip(pairs, raw, adjusted, strict=True):
             row = rows.loc[(*pair, test)]
             assert (row.pvalue, row.pvalue_holm) == pytest.approx((p, h), rel=1e-12)
-            side = pair[0] if np.sum(means[pair] > 0) > np.sum(means[pair] < 0) else pair[1]
-            if test == "sign":
-                assert row.verdict == (side if h < 0.05 else "none")
+            m = means[pair]
+            if test == "sign":  # the side with more wins
+                side = pair[0] if np.sum(m > 0) > np.sum(m < 0) else pair[1]
+            else:  # the side with the larger rank sum of the absolute differences
+                ranks = stats.rankdata(np.abs(m[m != 0]))
+                side = (
+                    pair[0] if ranks[m[m != 0] > 0].sum() > ranks[m[m != 0] < 0].sum() else pair[1]
+                )
+            assert row.verdict == (side if h < 0.05 else "none")
     for pair in results.pairs:
         key = (pair.first, pair.second)
         bsr = rows.loc[(*key, "bayes_signed_rank")]
@@ -1151,6 +1157,17 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
             pair.first if pair.poisson.prob_majority > 0.95 else
             pair.second if pair.poisson.prob_majority_negative > 0.95 else "none"
         )  # fmt: skip
+    # two learners alike: within the rope for the Bayesian tests with one; no significant
+    # difference for the two-sided tests (p 0.055 and 0.070 here: their "none" branch)
+    alike = (
+        compare_learners(
+            _table(learners=(("a", 0.0), ("b", 0.0))), hierarchical=False, n_samples=N, seed=3
+        )
+        .to_frame()
+        .set_index("test")["verdict"]
+    )
+    assert (alike[["bayes_signed_rank", "bayes_sign"]] == "equivalent").all()
+    assert (alike[["wilcoxon", "sign", "poisson"]] == "none").all()
     # a short repr: the learners and pairs, not every array of every result
     text = repr(results)
     assert text.startswith("ComparisonResults(learners=['rf', 'svm', 'knn']") and len(text) < 400

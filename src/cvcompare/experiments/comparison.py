@@ -9,6 +9,8 @@ replications are independent, so its standard error is ``sqrt(sum se_j^2) / J``.
 ``summary`` says how the points are combined when the paper's number is not a plain average:
 
 - ``mean`` (the default): the average over the points;
+- ``sum``: their sum, e.g. the number of pairs a test finds different, from a 0/1 decision
+  per pair;
 - ``pooled``: the average weighted by each point's ``n``, i.e. the pooled rate of a metric
   restricted to some replications (``given``), over all the replications kept;
 - ``area``: the area under the metric's curve along the grid axis ``over`` (uniformly

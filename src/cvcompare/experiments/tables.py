@@ -220,7 +220,7 @@ def table_markdown(
         blocks.setdefault(tuple(filled), []).append(ck)
     lines = [f"{'#' * level} {title}"]
     for block_rows, block_cols in blocks.items():
-        named = [spec.get("headings", {}).get(r, r) for r in rows]
+        named = [spec.get("headings", {}).get(r, r).replace("|", "\\|") for r in rows]
         header = [*named, *(_heading(cols, k) or "value" for k in block_cols)]
         lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         for rk in block_rows:

@@ -82,9 +82,10 @@ def plot_cd_diagram(
     Raises
     ------
     TypeError, ValueError
-        If ``avg_ranks`` are not average ranks of ``k`` models (each in ``[1, k]``, summing
-        to ``k (k + 1) / 2`` within the rounding of two decimals), ``names`` is not ``k``
-        strings, ``cd`` is not a positive number or a clique names no model.
+        If ``avg_ranks`` are not average ranks of ``k`` models (summing to ``k (k + 1) / 2``
+        and any ``j`` of them to at least ``j (j + 1) / 2``, within the rounding of two
+        decimals), ``names`` is not ``k`` strings, ``cd`` is not a positive number or a
+        clique names no model.
 
     References
     ----------
@@ -103,12 +104,16 @@ def plot_cd_diagram(
             f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
         )
     k = ranks.size
-    # average ranks of k models lie in [1, k] and sum to k (k + 1) / 2 on every data set;
-    # the sum is allowed the rounding of ranks given to two decimals
-    if ranks.min() < 1 or ranks.max() > k or abs(ranks.sum() - k * (k + 1) / 2) > 0.01 * k:
+    # the ranks of k models on a data set are 1, ..., k (ties averaged), so their averages
+    # sum to k (k + 1) / 2 and any j of them to at least j (j + 1) / 2 (the j smallest
+    # included); allowed the rounding of ranks given to two decimals
+    j = np.arange(1, k + 1)
+    least = np.cumsum(np.sort(ranks)) - j * (j + 1) / 2
+    if least.min() < -0.01 * k or abs(least[-1]) > 0.01 * k:
         raise ValueError(
-            f"avg_ranks: expected average ranks of {k} models, each in [1, {k}] and summing "
-            f"to {k * (k + 1) / 2:g}; got {ranks.tolist()} (sum {ranks.sum():g})"
+            f"avg_ranks: expected average ranks of {k} models (summing to "
+            f"{k * (k + 1) / 2:g}, any j of them to at least j (j + 1) / 2, so each in "
+            f"[1, {k}]); got {ranks.tolist()}"
         )
     default = critical_difference_cliques(ranks, cd)  # checks cd, also when cliques are given
     if cliques is None:

@@ -257,15 +257,24 @@ class PairResult:
         """Number of data sets."""
         return len(self.datasets)
 
+    def idp_better(self, threshold: float) -> str:
+        """The learner the IDP test declares better at ``threshold``, or ``"none"`` or
+        ``"indeterminate"`` (:meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`); on
+        two or more data sets."""
+        verdict = self.idp.decision(threshold)
+        return {"right": self.first, "left": self.second}.get(verdict, verdict)
+
     def poisson_better(self) -> str:
-        """The learner the Poisson-binomial test declares better, or ``"none"``."""
+        """The learner the Poisson-binomial test declares better, or ``"none"``; on two or
+        more data sets."""
         if self.poisson.decision:
             return self.first
         return self.second if self.poisson.decision_negative else "none"
 
     def two_sided_better(self, test: str, alpha: float) -> str:
         """The learner that the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
-        better, where its Holm-adjusted p-value is below ``alpha``, or ``"none"``."""
+        better, where its Holm-adjusted p-value is below ``alpha``, or ``"none"``; on two or
+        more data sets."""
         if self.holm[test] >= alpha:
             return "none"
         return self.first if getattr(self, test).side > 0 else self.second
@@ -315,8 +324,8 @@ class ComparisonResults:
         """Every test's result on every pair, one row per pair and test.
 
         The tests across data sets (not the per-data-set correlated t-tests, which are in
-        each pair's ``ttests``), in the order of the report's table. A pair on one data set
-        has no rows.
+        each pair's ``ttests``), pair by pair, each pair's tests in the order below. A pair
+        on one data set has no rows.
 
         Returns
         -------
@@ -364,8 +373,7 @@ class ComparisonResults:
                 | {"verdict": names.get(p.dp.decision(s.threshold), "none")}
             )
             idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
-            verdict = p.idp.decision(s.threshold)
-            rows.append(pair | {"test": "idp"} | idp | {"verdict": names.get(verdict, verdict)})
+            rows.append(pair | {"test": "idp"} | idp | {"verdict": p.idp_better(s.threshold)})
             rows.append(
                 pair
                 | {"test": "poisson", "p_left": p.poisson.prob_majority_negative}

@@ -77,8 +77,6 @@ def _summary_table(results: ComparisonResults):
     for p in results.pairs:
         if p.bayes_signed_rank is None:
             continue
-        verdict = p.idp.decision(thr)
-        idp = {"right": p.first, "left": p.second}.get(verdict, verdict)
         rows.append(
             [
                 p.first,
@@ -86,7 +84,7 @@ def _summary_table(results: ComparisonResults):
                 _hierarchical_cell(p, thr),
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
-                idp,
+                p.idp_better(thr),
                 p.poisson_better(),
                 _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
                 _two_sided_cell(p, "sign", results.settings.alpha, several),

@@ -161,16 +161,10 @@ def errorbar_2se(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:
     ax.errorbar(rows[x], rows["value"], yerr=2 * rows["se"], capsize=2, **style)
 
 
-def set_title(fig: Figure, title: str | None, ax: Axes | None = None) -> None:
-    """Title a figure (``fig.suptitle``), or its one axes ``ax``, with ``title`` broken into
+def set_title(fig: Figure, title: str | None) -> None:
+    """Title a figure with ``title`` (``fig.suptitle``, centred on the figure) broken into
     lines no wider than the figure less a margin of a quarter inch each side; nothing when
     ``title`` is empty."""
-    if not title:
-        return
-    width = 72 * fig.get_figwidth() - 36
-    if ax is None:
+    if title:
         size = mpl.rcParams["figure.titlesize"]
-        fig.suptitle(wrap_text(title, width, size), fontsize=size)
-    else:
-        size = mpl.rcParams["axes.titlesize"]
-        ax.set_title(wrap_text(title, width, size), fontsize=size)
+        fig.suptitle(wrap_text(title, 72 * fig.get_figwidth() - 36, size), fontsize=size)

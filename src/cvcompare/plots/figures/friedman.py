@@ -92,5 +92,5 @@ def figure_h_f6(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         title="boxes: quartiles and median; whiskers: 5% and 95% quantiles",
         title_fontsize="small",
     )
-    set_title(fig, title, ax)
+    set_title(fig, title)
     return fig

@@ -34,9 +34,10 @@ _CURVES = {
         "label": "δ on a new data set, Gamma(2, 0.1) prior on ν",
     },
 }
-#: The shrinkage estimates' density is cut where it peaks more than this many times above
-#: the two predicted densities, so that the curves compared stay readable.
-_CUT = 2.0
+#: The shrinkage estimates' density is cut where it peaks more than ``_CUT`` times above
+#: the two predicted densities, at ``_CUT_AT`` times their peak, so that the curves
+#: compared stay readable.
+_CUT, _CUT_AT = 2.0, 1.25
 _BOX_STATS = ("whislo", "q1", "med", "q3", "whishi")
 
 
@@ -92,9 +93,10 @@ def figure_h_f7(
         predicted = sel.loc[sel["curve"] != "shrinkage", "density"].max()
         peak = sel.loc[sel["curve"] == "shrinkage", "density"].max()
         if peak > _CUT * predicted:  # e.g. j48 vs j48gr: most estimates at one value
-            ax.set_ylim(0, 1.25 * predicted)
+            ax.set_ylim(0, _CUT_AT * predicted)
+            height = f"{peak:,.0f}" if peak >= 100 else f"{peak:.3g}"
             ax.annotate(
-                f"shrinkage estimates' density\ncut here: it peaks at {peak:,.0f}",
+                f"shrinkage estimates' density\ncut here: it peaks at {height}",
                 (0.98, 0.97), xycoords="axes fraction", ha="right", va="top",
                 fontsize="small",
             )  # fmt: skip

@@ -194,7 +194,7 @@ def _one_panel(
     ax.set_ylabel(ylabel)
     ax.set_ylim(-0.02, 1.02)
     _legend_below(ax)
-    set_title(fig, title, ax)
+    set_title(fig, title)
     return fig
 
 
