@@ -915,6 +915,27 @@ def _fake_aggregate(spec):
     return pd.DataFrame(rows)
 
 
+def test_a_figure_s_error_bars_of_a_rate_stay_within_0_and_1():
+    # a rejection rate of 0.01 +/- 0.01 (n = 100) had a bar down to -0.01; its bar is now
+    # Wilson's interval: from above 0, and longer upwards than downwards
+    raw = copy.deepcopy(SMALL)
+    raw["figure"] = {"function": "figure_curves", "settings": {**_CURVES, "panels": "m"}}
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    fig = spec.draw_figure(agg)
+    lows, highs = [], []
+    for ax in fig.axes:
+        for container in ax.containers:
+            (bars,) = container.lines[2]  # the vertical segments of the error bars
+            for (_, y0), (_, y1) in bars.get_segments():
+                lows.append(min(y0, y1))
+                highs.append(max(y0, y1))
+    assert len(lows) == len(agg) and min(lows) > 0 and max(highs) < 1
+    smallest = agg["value"].min()
+    assert smallest - 2 * 0.01 < 0  # what two standard errors would have drawn
+    assert min(lows) < smallest < min(highs)
+
+
 def test_a_table_naming_no_metrics_groups_its_rows_by_metric_in_the_file_s_order():
     # rows [metric, delta, m] without table.metrics: every row of "zeta" first, as the file
     # lists it (the metrics were interleaved row by row)
@@ -1334,7 +1355,8 @@ def test_a_figure_gets_the_rows_in_the_grids_order_and_a_title_that_fits(monkeyp
 
     spec = load_experiment(ROOT / "config" / "experiments" / "W-T5.yaml", schema=SCHEMA)
     pairs = sorted(spec.grid[0].values) + ["zz-other"]
-    agg = pd.DataFrame({"point": [f"pair~{p}" for p in pairs], "pair": pairs})
+    agg = pd.DataFrame({"point": [f"pair~{p}" for p in pairs], "pair": pairs, "metric": "m"})
+    agg = agg.assign(value=0.5, se=0.1, n=40)
     seen = []
     monkeypatch.setitem(
         figures.FIGURES,

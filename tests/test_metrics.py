@@ -7,6 +7,7 @@ from scipy import stats
 
 from cvcompare.experiments.metrics import (
     aggregate,
+    error_bounds,
     mean_estimate,
     rate_estimate,
     replicability_estimate,
@@ -236,3 +237,40 @@ def test_paired_difference_of_a_probability_rule_against_another_test_s_decision
     gap = agg[agg.point == "q~10"].iloc[0]
     assert gap.value == pytest.approx(d.mean())
     assert gap.se == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
+
+
+def test_error_bounds_are_wilson_s_interval_for_shares_and_two_se_otherwise():
+    # Wilson's score interval is the set of p with (value - p)^2 <= z^2 p (1 - p) / n; its
+    # ends are found here independently, by root-finding on that quadratic with scipy
+    from scipy.optimize import brentq
+
+    counts = [(0, 40), (1, 40), (7, 20), (19, 20), (20, 20), (3, 1000)]
+    table = pd.DataFrame(
+        [{"metric": "power", "value": k / n, "se": np.sqrt(k / n * (1 - k / n) / n), "n": n}
+         for k, n in counts]
+        + [{"metric": "loss", "value": 0.01, "se": 0.02, "n": 40},
+           {"metric": "power", "value": np.nan, "se": np.nan, "n": 0}]
+    )  # fmt: skip
+    out = error_bounds(table, {"power": "rate", "loss": "mean"})
+    assert list(out.columns) == [*table.columns, "low", "high"]
+    for (k, n), row in zip(counts, out.itertuples(), strict=False):
+        p = k / n
+
+        def score(x, p=p, n=n):
+            return (p - x) ** 2 - 4 * x * (1 - x) / n
+
+        inside = min(max(p, 1e-9), 1 - 1e-9)  # score < 0 there: a bracket of each end
+        low = 0.0 if k == 0 else brentq(score, 0.0, inside, xtol=1e-15)
+        high = 1.0 if k == n else brentq(score, inside, 1.0, xtol=1e-15)
+        assert row.low == pytest.approx(low, abs=1e-12)
+        assert row.high == pytest.approx(high, abs=1e-12)
+        assert 0 <= row.low <= p <= row.high <= 1 and row.high > row.low
+    # no success in 40: the upper end is z^2 / (n + z^2) (closed form), not 0
+    assert out["high"].iloc[0] == pytest.approx(4 / 44, rel=1e-12)
+    # a mean (not a share) keeps value -/+ 2 se, below 0 included; no replication: NaN
+    assert out["low"].iloc[-2] == pytest.approx(-0.03) and out["high"].iloc[-2] == pytest.approx(
+        0.05
+    )
+    assert np.isnan(out["low"].iloc[-1]) and np.isnan(out["high"].iloc[-1])
+    # a metric the mapping does not list (an analysis' number) is not a share
+    assert error_bounds(table, {})["low"].iloc[0] == 0.0  # 0 - 2 x 0

@@ -69,6 +69,7 @@ __all__ = [
     "PROPORTION_KINDS",
     "Estimate",
     "aggregate",
+    "error_bounds",
     "evidence_estimate",
     "histogram_estimates",
     "mean_estimate",
@@ -406,6 +407,55 @@ METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Any]] =
 
 #: The kinds whose estimate is a share of replications (:func:`rate_estimate`).
 PROPORTION_KINDS = frozenset({"rate", "share_above", "evidence", "histogram"})
+
+
+def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) -> pd.DataFrame:
+    """``table`` with columns ``low`` and ``high``: the error bars of its estimates.
+
+    A share of replications (a metric of a kind in :data:`PROPORTION_KINDS`) gets Wilson's
+    score interval, the ``p`` with ``(value - p)^2 = z^2 p (1 - p) / n``:
+
+        (value + z^2 / (2 n) -/+ z sqrt(value (1 - value) / n + z^2 / (4 n^2))) / (1 + z^2 / n),
+
+    which stays within [0, 1] and has a width when no (or every) replication succeeds,
+    where ``value -/+ z se`` would pass below 0 or have none (Agresti & Coull 1998). Any
+    other estimate gets ``value -/+ z se``. With ``z = 2``, either is an interval of about
+    95%.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Aggregate rows (``metric``, ``value``, ``se``, ``n``).
+    kinds : mapping
+        The kind of each metric id; a metric not listed (e.g. an analysis' reported
+        number) is not a share.
+    z : float
+        Multiplier of the standard error.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``table`` with the two columns added.
+
+    References
+    ----------
+    Agresti, A. & Coull, B. A. (1998). Approximate is better than "exact" for interval
+    estimation of binomial proportions. The American Statistician 52, 119-126.
+    """
+    out = table.copy()
+    value, se = out["value"].to_numpy(float), out["se"].to_numpy(float)
+    out["low"], out["high"] = value - z * se, value + z * se
+    share = out["metric"].map(lambda m: kinds.get(m) in PROPORTION_KINDS).to_numpy(bool)
+    if share.any():
+        p, n = value[share], out["n"].to_numpy(float)[share]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shrink = 1 + z**2 / n
+            centre = (p + z**2 / (2 * n)) / shrink
+            half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / shrink
+        # the interval holds the value and lies in [0, 1]; these bounds only undo rounding
+        out.loc[share, "low"] = np.clip(np.fmin(centre - half, p), 0.0, None)
+        out.loc[share, "high"] = np.clip(np.fmax(centre + half, p), None, 1.0)
+    return out
 
 
 def _given(rows: pd.DataFrame, m: Mapping[str, Any], by_test: Mapping[str, pd.DataFrame]):

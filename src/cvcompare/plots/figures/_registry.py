@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib as mpl
+import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -31,8 +32,9 @@ __all__ = [
     "READS",
     "FigureReads",
     "ERROR_BARS",
+    "bar_lengths",
     "dash_dots",
-    "errorbar_2se",
+    "draw_errorbars",
     "figure_settings",
     "reads_of",
     "register_figure",
@@ -149,16 +151,29 @@ def dash_dots(dots: int) -> tuple[int, tuple[float, ...]]:
 
 
 #: The legend title of every figure with error bars: what the bars are.
-ERROR_BARS = "error bars: ± 2 Monte Carlo standard errors"
+ERROR_BARS = "error bars: ± 2 Monte Carlo standard errors (shares: Wilson's interval)"
 
 
-def errorbar_2se(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:
-    """Draw ``value`` against column ``x`` (sorted) with error bars of two standard errors.
+def bar_lengths(rows: pd.DataFrame) -> np.ndarray:
+    """The error bars of ``rows`` as :meth:`matplotlib.axes.Axes.errorbar` takes them (a
+    2 x n array: the lengths below and above each ``value``): down to ``low`` and up to
+    ``high`` where the table has them (``ExperimentSpec.draw_figure`` adds them, see
+    :func:`cvcompare.experiments.metrics.error_bounds`), else two standard errors each way."""
+    value = rows["value"].to_numpy(float)
+    if {"low", "high"} <= set(rows.columns):
+        return np.vstack(
+            [value - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - value]
+        )
+    return np.vstack([2 * rows["se"].to_numpy(float)] * 2)
+
+
+def draw_errorbars(ax: Axes, rows: pd.DataFrame, x: str, **style: Any) -> None:
+    """Draw ``value`` against column ``x`` (sorted) with its error bars (:func:`bar_lengths`).
 
     ``style`` goes to :meth:`matplotlib.axes.Axes.errorbar` (marker, linestyle, label, ...).
     """
     rows = rows.sort_values(x)
-    ax.errorbar(rows[x], rows["value"], yerr=2 * rows["se"], capsize=2, **style)
+    ax.errorbar(rows[x], rows["value"], yerr=bar_lengths(rows), capsize=2, **style)
 
 
 def set_title(fig: Figure, title: str | None) -> None:

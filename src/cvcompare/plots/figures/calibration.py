@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
+    bar_lengths,
     register_figure,
     select,
     set_title,
@@ -58,8 +59,8 @@ def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figu
     -------
     matplotlib.figure.Figure
         Left: type I error against the number of runs ``m`` at ``rho = 0.1``; right:
-        against ``rho`` at ``m = 10``. Error bars are two Monte Carlo standard errors;
-        the grey line is the nominal size 0.05.
+        against ``rho`` at ``m = 10``. Error bars are Wilson's intervals of the rates (about
+        two Monte Carlo standard errors); the grey line is the nominal size 0.05.
     """
     sel = select(aggregate, "type1", ["m", "rho"])
     panels = [
@@ -76,7 +77,7 @@ def figure_p_naive(aggregate: pd.DataFrame, *, title: str | None = None) -> Figu
             ax.errorbar(
                 g[axis],
                 g["value"],
-                yerr=2 * g["se"],
+                yerr=bar_lengths(g),
                 color=color,
                 linestyle=style,
                 marker=marker,

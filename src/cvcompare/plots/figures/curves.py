@@ -20,7 +20,7 @@ from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
     dash_dots,
-    errorbar_2se,
+    draw_errorbars,
     register_figure,
     select,
     set_title,
@@ -120,7 +120,8 @@ def figure_curves(
     Returns
     -------
     matplotlib.figure.Figure
-        The metric's estimates with error bars of two Monte Carlo standard errors, one
+        The metric's estimates with error bars of about 95% (``bar_lengths``: two Monte Carlo
+        standard errors, Wilson's interval for a share of replications), one
         colour and marker per test, side by side in panels sharing their vertical axis.
 
     Raises
@@ -152,7 +153,7 @@ def figure_curves(
                     "lines"
                 )
             label = (labels or {}).get(test, test) + (f", {lines} = {line}" if lines else "")
-            errorbar_2se(
+            draw_errorbars(
                 ax, g, x, color=looks[test][0], marker=looks[test][1], linestyle=style[line],
                 markersize=4, label=label,
             )  # fmt: skip

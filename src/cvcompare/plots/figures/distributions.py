@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
+    bar_lengths,
     register_figure,
     select,
     series_reads,
@@ -89,7 +90,7 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
                 ax.errorbar(
                     mid + shift,
                     g["value"],
-                    yerr=2 * g["se"],
+                    yerr=bar_lengths(g),
                     fmt="none",
                     ecolor="black" if i else "grey",
                     capsize=1.5,

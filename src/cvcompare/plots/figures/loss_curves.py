@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
-    errorbar_2se,
+    draw_errorbars,
     register_figure,
     select,
     series_reads,
@@ -80,7 +80,9 @@ def figure_w_f2(
             g = sel[(sel["test"] == test) & (sel["l1"] == l1)]
             if g.empty:
                 raise ValueError(f"aggregate: no rows for {metric!r} of {test!r} at l1 = {l1}")
-            errorbar_2se(ax, g, "delta", marker=marker, linestyle=style, markersize=3, label=label)
+            draw_errorbars(
+                ax, g, "delta", marker=marker, linestyle=style, markersize=3, label=label
+            )
         ax.axvline(0.0, color="grey", linewidth=0.8, linestyle=":")
         ax.set_xlabel(r"difference of accuracy $\Delta$")
         ax.set_title(f"loss of a type I error $l_1$ = {l1} ($l_0$ = 1)")

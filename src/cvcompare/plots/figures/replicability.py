@@ -12,7 +12,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvcompare.plots.figures._registry import ERROR_BARS, register_figure, select, set_title
+from cvcompare.plots.figures._registry import (
+    ERROR_BARS,
+    bar_lengths,
+    register_figure,
+    select,
+    set_title,
+)
 
 __all__ = ["figure_replicability_split"]
 
@@ -67,7 +73,12 @@ def figure_replicability_split(
                 x + offset, sel["value"], width, color=color, label=label if ax is axes[0] else None
             )
             ax.errorbar(
-                x + offset, sel["value"], yerr=2 * sel["se"], fmt="none", ecolor="black", capsize=3
+                x + offset,
+                sel["value"],
+                yerr=bar_lengths(sel),
+                fmt="none",
+                ecolor="black",
+                capsize=3,
             )
         ax.axhline(
             0.5,

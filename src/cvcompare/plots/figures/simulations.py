@@ -1,6 +1,7 @@
 """Figures of the simulation studies: operating characteristics against a grid axis.
 
-Each estimate is drawn with an error bar of two Monte Carlo standard errors.
+Each estimate is drawn with an error bar of about 95%: two Monte Carlo standard errors, or
+Wilson's interval for a share of replications (``bar_lengths``).
 
 References
 ----------
@@ -23,8 +24,9 @@ from matplotlib.figure import Figure
 from cvcompare.plots.figures._registry import (
     ERROR_BARS,
     FigureReads,
+    bar_lengths,
     dash_dots,
-    errorbar_2se,
+    draw_errorbars,
     register_figure,
     select,
     series_reads,
@@ -65,7 +67,7 @@ def figure_p_f2a(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure
         squares for the Poisson-binomial test, circles for the signed-rank test, dashed
         lines for ``m = 1`` and solid lines for the largest ``m`` (10 runs), as in Corani &
         Benavoli (2015), Fig. 2a, and a style of its own (dash-dotted, dotted, ...) for
-        any other ``m``; error bars are two Monte Carlo standard errors; the dotted grey
+        any other ``m``; error bars are Wilson's intervals of the rates; the dotted grey
         line is the tests' nominal size 0.05.
     """
     return _power_against_delta(
@@ -100,7 +102,7 @@ def _power_against_delta(aggregate: pd.DataFrame, title: str | None, xlabel: str
             ax.errorbar(
                 g["delta"],
                 g["value"],
-                yerr=2 * g["se"],
+                yerr=bar_lengths(g),
                 marker=_MARKERS.get(test, "^"),
                 color=colors[test],
                 linestyle=styles[m],
@@ -160,7 +162,7 @@ def _draw_series(
         g = g[g["test"] == test]
         if g.empty:
             raise ValueError(f"aggregate: no rows for metric {metric!r} of test {test!r}")
-        errorbar_2se(
+        draw_errorbars(
             ax, g, x, marker=marker, linestyle=style, color=color, markersize=4, label=label
         )
 
@@ -238,7 +240,7 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         p(left) or p(right) > 0.95 of the hierarchical model (probabilities of ``delta0``,
         as in the authors' simulation code), the mean next-data-set p(rope), and the
         signed-rank rejection rate, against the number of data sets, as in Corani et al.
-        (2017), Fig. 2; error bars are two Monte Carlo standard errors.
+        (2017), Fig. 2; error bars are Wilson's intervals of the rates.
     """
     series = [*_EQUIVALENCE_SERIES[:3], _SIGNED_RANK, _EQUIVALENCE_SERIES[3]]
     return _one_panel(
@@ -272,7 +274,8 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         al. 2017, Fig. 3), the dotted grey line at its nominal size 0.05. Right: mean
         p(rope), equivalence recognition (p(rope) > 0.95), the share of runs with p(left) or
         p(right) > 0.95 (probabilities of ``delta0``, as in the authors' code) and the mean
-        next-data-set p(rope) (Fig. 4). Error bars are two Monte Carlo standard errors.
+        next-data-set p(rope) (Fig. 4). Error bars are two Monte Carlo standard errors
+        (Wilson's intervals for the rates).
     """
     fig = Figure(figsize=(10.0, 4.8), layout="constrained")
     left, right = fig.subplots(1, 2, sharey=True)
@@ -334,7 +337,7 @@ def figure_h_f5(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         Power of the signed-rank test (two-sided, alpha = 0.05) and of the hierarchical
         model (p(right) > 0.95, for ``delta0`` as in the authors' code, and for the next
         data set) against the median ``delta0`` of the Cauchy, as in Corani et al. (2017),
-        Fig. 5; error bars are two Monte Carlo standard errors.
+        Fig. 5; error bars are Wilson's intervals of the rates.
     """
     return _one_panel(
         aggregate,
