@@ -301,3 +301,24 @@ def test_bad_cliques_input():
         nemenyi_q_alpha(1)
     with pytest.raises(ValueError, match=r"^alpha: expected a test size in \(0, 0.5\), got 0.6"):
         nemenyi_q_alpha(3, alpha=0.6)
+
+
+def test_a_data_frame_s_columns_name_the_models_of_both_results():
+    # the names follow the columns' order, and the ranks are those of the bare array
+    import pandas as pd
+
+    names = ["Glorot N.", "Glorot U.", "Random G.", "Repeated G."]
+    frame = pd.DataFrame(np.asarray(TUTORIAL), columns=names)
+    fr, nem = friedman_test(frame), nemenyi_test(frame)
+    assert fr.models == nem.models == tuple(names)
+    np.testing.assert_array_equal(fr.avg_ranks, friedman_test(np.asarray(TUTORIAL)).avg_ranks)
+    # arrays: the column numbers
+    assert friedman_test(np.asarray(TUTORIAL)).models == ("0", "1", "2", "3")
+    # the diagram of the result names the models beside their ranks
+    ax = nem.plot()
+    texts = [t.get_text() for t in ax.texts]
+    for name, rank in zip(names, nem.avg_ranks, strict=True):
+        assert sum(name in t and f"{rank:.2f}" in t for t in texts) == 1
+    # two columns of one name cannot be told apart
+    with pytest.raises(ValueError, match="^scores: expected one column per model"):
+        nemenyi_test(frame.rename(columns={"Glorot U.": "Glorot N."}))

@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats
 
 from cvcompare._validation import check_array, check_int, check_real, check_test_size
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = [
     "FriedmanResult",
@@ -39,14 +43,21 @@ __all__ = [
 ]
 
 
-def _rank_scores(scores: object, higher_is_better: bool) -> np.ndarray:
-    """Validate an (N data sets x k models) table and rank the models on each data set."""
+def _rank_scores(scores: object, higher_is_better: bool) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Validate an (N data sets x k models) table and rank the models on each data set.
+
+    Returns the ranks and the models' names: a DataFrame's column labels, otherwise the
+    column numbers ``"0"``, ..., ``"k - 1"``."""
     arr = check_array(scores, "scores", ndim=2, min_size=2, axis_names=("data sets", "models"))
     if arr.shape[0] < 2:
         raise ValueError(f"scores: expected at least 2 data sets (rows), got {arr.shape[0]}")
     if not isinstance(higher_is_better, (bool, np.bool_)):
         raise TypeError(f"higher_is_better: expected a bool, got {higher_is_better!r}")
-    return stats.rankdata(-arr if higher_is_better else arr, method="average", axis=1)
+    labels = getattr(scores, "columns", range(arr.shape[1]))
+    models = tuple(str(c) for c in labels)
+    if len(set(models)) < len(models):
+        raise ValueError(f"scores: expected one column per model, got the columns {models}")
+    return stats.rankdata(-arr if higher_is_better else arr, method="average", axis=1), models
 
 
 def _tie_sum(ranks: np.ndarray) -> int:
@@ -83,6 +94,9 @@ class FriedmanResult:
         Ranks on each data set (mid-ranks for ties).
     n_datasets, n_models : int
         ``N`` and ``k``.
+    models : tuple of str
+        The models' names, in the order of ``avg_ranks``: the column labels of a DataFrame
+        of scores, otherwise ``"0"``, ..., ``"k - 1"``.
     """
 
     statistic: float
@@ -96,6 +110,7 @@ class FriedmanResult:
     ranks: np.ndarray
     n_datasets: int
     n_models: int
+    models: tuple[str, ...]
 
     @property
     def ff_df(self) -> tuple[int, int]:
@@ -126,8 +141,9 @@ def friedman_test(
 
     Parameters
     ----------
-    scores : array_like, shape (N, k)
-        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
+    scores : array_like or pandas.DataFrame, shape (N, k)
+        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets; a DataFrame's
+        column labels name the models (``FriedmanResult.models``).
     alpha : float
         Level of the reported critical value of ``F_F``, in (0, 0.5).
     higher_is_better : bool
@@ -158,7 +174,7 @@ def friedman_test(
     >>> res.avg_ranks.tolist(), round(res.statistic, 4)
     ([1.3333333333333333, 1.6666666666666667, 3.0], 4.6667)
     """
-    ranks = _rank_scores(scores, higher_is_better)
+    ranks, models = _rank_scores(scores, higher_is_better)
     alpha = check_test_size(alpha)
     if not isinstance(tie_correction, (bool, np.bool_)):
         raise TypeError(f"tie_correction: expected a bool, got {tie_correction!r}")
@@ -193,6 +209,7 @@ def friedman_test(
         ranks=ranks,
         n_datasets=n,
         n_models=k,
+        models=models,
     )
 
 
@@ -299,6 +316,8 @@ class NemenyiResult:
         :func:`critical_difference_cliques`).
     n_datasets, n_models : int
         ``N`` and ``k``.
+    models : tuple of str
+        The models' names, in the order of ``avg_ranks`` (see :class:`FriedmanResult`).
     """
 
     avg_ranks: np.ndarray
@@ -310,6 +329,14 @@ class NemenyiResult:
     cliques: tuple[tuple[int, ...], ...]
     n_datasets: int
     n_models: int
+    models: tuple[str, ...]
+
+    def plot(self, ax: Axes | None = None) -> Axes:
+        """The critical-difference diagram of this result, its models named
+        (:func:`~cvcompare.plots.cd_diagram.plot_cd_diagram`); ``ax``: where to draw."""
+        from cvcompare.plots.cd_diagram import plot_cd_diagram
+
+        return plot_cd_diagram(self.avg_ranks, self.models, self.cd, cliques=self.cliques, ax=ax)
 
 
 def nemenyi_test(
@@ -322,8 +349,9 @@ def nemenyi_test(
 
     Parameters
     ----------
-    scores : array_like, shape (N, k)
-        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets.
+    scores : array_like or pandas.DataFrame, shape (N, k)
+        Score of each of ``k >= 2`` models on each of ``N >= 2`` data sets; a DataFrame's
+        column labels name the models (``NemenyiResult.models``).
     alpha : float
         Family-wise level, in (0, 0.5) (Demsar tabulates 0.05 and 0.10).
     higher_is_better : bool
@@ -340,11 +368,14 @@ def nemenyi_test(
 
     Examples
     --------
-    >>> res = nemenyi_test([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6], [0.7, 0.6, 0.5]])
-    >>> round(res.cd, 4), res.cliques
-    (1.9136, ((0, 1, 2),))
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame({"rf": [0.9, 0.8, 0.7], "svm": [0.8, 0.85, 0.6],
+    ...                        "knn": [0.7, 0.6, 0.5]})
+    >>> res = nemenyi_test(scores)
+    >>> round(res.cd, 4), res.cliques, res.models
+    (1.9136, ((0, 1, 2),), ('rf', 'svm', 'knn'))
     """
-    ranks = _rank_scores(scores, higher_is_better)
+    ranks, models = _rank_scores(scores, higher_is_better)
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
     q_alpha = nemenyi_q_alpha(k, alpha=alpha)
@@ -360,4 +391,5 @@ def nemenyi_test(
         cliques=critical_difference_cliques(avg_ranks, cd),
         n_datasets=n,
         n_models=k,
+        models=models,
     )
