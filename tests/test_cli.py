@@ -757,6 +757,7 @@ def _mirror(row: dict) -> dict:
     words = {"left": "right", "right": "left", "a": "b", "b": "a"}
     if row["test"] == "idp-signed-rank":  # P(a better): lower and upper bounds swap
         swap = {"lower_prob_a_better": "upper_prob_a_better", "prob_a_better": "prob_b_better"}
+        swap |= {f"{k}_se": f"{v}_se" for k, v in swap.items()}  # errors swap alike
         swap |= {v: k for k, v in swap.items()}
     out = {swap.get(k, k): v for k, v in row.items()}
     for key in ("decision", "favours"):
@@ -996,6 +997,11 @@ def test_compare_in_the_other_order_gives_the_mirrored_probabilities(tmp_path, c
             for key, value in mirrored.items():  # probabilities to rounding of their sums
                 near = isinstance(value, float)
                 assert other[key] == (pytest.approx(value, abs=1e-12) if near else value), key
+    # the DP's and IDP's errors: binomial over the 5,000 draws
+    idp = next(r for r in ab if r["test"] == "idp-signed-rank")
+    for key in ("prob_a_better", "prob_b_better", "lower_prob_a_better", "upper_prob_a_better"):
+        p = idp[key]
+        assert idp[f"{key}_se"] == pytest.approx(np.sqrt(p * (1 - p) / 5000), rel=1e-12), key
     # and a decision that is not certain either way, so that the draws matter
     srank = next(r for r in ab if r["test"] == "bayes-signed-rank")
     assert 0.01 < max(srank["p_left"], srank["p_rope"], srank["p_right"]) < 0.99

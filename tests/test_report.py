@@ -1149,8 +1149,17 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
         bsr = rows.loc[(*key, "bayes_signed_rank")]
         assert (bsr.p_left, bsr.p_rope, bsr.p_right) == pair.bayes_signed_rank.probs()
         assert (bsr.p_left_se, bsr.p_rope_se, bsr.p_right_se) == pair.bayes_signed_rank.probs_se()
+        # the DP's two probabilities and their binomial errors over its n_samples draws
+        dp, draws = rows.loc[(*key, "dp")], pair.dp.sample()
+        for p, se, event in ((dp.p_left, dp.p_left_se, draws < 0.5),
+                             (dp.p_right, dp.p_right_se, draws > 0.5)):  # fmt: skip
+            assert p == np.mean(event)
+            assert se == pytest.approx(np.sqrt(p * (1 - p) / draws.size), rel=1e-12)
         idp = rows.loc[(*key, "idp")]
         assert (idp.p_right_lower, idp.p_right_upper) == (pair.idp.lower_prob, pair.idp.upper_prob)
+        assert (idp.p_right_lower_se, idp.p_right_upper_se) == (
+            pair.idp.lower_mc_se, pair.idp.upper_mc_se
+        )  # fmt: skip
         poisson = rows.loc[(*key, "poisson")]
         assert poisson.p_right == pair.poisson.prob_majority
         assert poisson.verdict == (

@@ -310,6 +310,8 @@ _IDP_VERDICT = {"right": "a", "left": "b", "none": "none", "indeterminate": "ind
 
 
 def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
+    """The DP's probabilities and the IDP's bounds, each with its Monte Carlo standard error
+    (``..._se``), and the IDP's decision."""
     dp, idp = res
     return [
         {
@@ -317,6 +319,10 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
             "prob_b_better": dp.prob_less,
             "lower_prob_a_better": idp.lower_prob,
             "upper_prob_a_better": idp.upper_prob,
+            "prob_a_better_se": dp.mc_se,
+            "prob_b_better_se": dp.prob_less_se,
+            "lower_prob_a_better_se": idp.lower_mc_se,
+            "upper_prob_a_better_se": idp.upper_mc_se,
             "decision": _IDP_VERDICT[idp.decision(_THRESHOLD)],
         }
     ]

@@ -339,9 +339,10 @@ class ComparisonResults:
               is practically worse, equivalent or better (the tests with a rope); of the
               second or the first being better for ``dp`` and ``poisson`` (no rope);
             - ``p_left_se``, ``p_rope_se``, ``p_right_se``: their Monte Carlo standard
-              errors (``hierarchical``, ``bayes_signed_rank``);
+              errors (``hierarchical``, ``bayes_signed_rank``, ``dp``);
             - ``p_right_lower``, ``p_right_upper``: the IDP's lower and upper probabilities
-              that the first learner is better;
+              that the first learner is better, and ``p_right_lower_se``,
+              ``p_right_upper_se`` their Monte Carlo standard errors;
             - ``pvalue``, ``pvalue_holm``: the two-sided p-value and its Holm adjustment
               over the pairs (``wilcoxon``, ``sign``);
             - ``verdict``: the learner declared better, ``"equivalent"``, ``"none"`` or
@@ -367,12 +368,12 @@ class ComparisonResults:
                 rows.append(pair | {"test": test} | row | {"verdict": verdict})
                 if test == "hierarchical":
                     rows[-1]["diagnostics_ok"] = res.diagnostics.ok
-            rows.append(
-                pair
-                | {"test": "dp", "p_left": p.dp.prob_less, "p_right": p.dp.prob_greater}
-                | {"verdict": names.get(p.dp.decision(s.threshold), "none")}
-            )
+            dp = {"p_left": p.dp.prob_less, "p_right": p.dp.prob_greater}
+            dp |= {"p_left_se": p.dp.prob_less_se, "p_right_se": p.dp.mc_se}
+            verdict = names.get(p.dp.decision(s.threshold), "none")
+            rows.append(pair | {"test": "dp"} | dp | {"verdict": verdict})
             idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
+            idp |= {"p_right_lower_se": p.idp.lower_mc_se, "p_right_upper_se": p.idp.upper_mc_se}
             rows.append(pair | {"test": "idp"} | idp | {"verdict": p.idp_better(s.threshold)})
             rows.append(
                 pair
@@ -385,6 +386,7 @@ class ComparisonResults:
                 rows.append(pair | {"test": test} | pvalues | {"verdict": verdict})
         columns = ["first", "second", "test", "p_left", "p_rope", "p_right"]
         columns += ["p_left_se", "p_rope_se", "p_right_se", "p_right_lower", "p_right_upper"]
+        columns += ["p_right_lower_se", "p_right_upper_se"]
         columns += ["pvalue", "pvalue_holm", "verdict", "diagnostics_ok"]
         return pd.DataFrame(rows, columns=columns)
 

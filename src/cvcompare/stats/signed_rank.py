@@ -370,7 +370,13 @@ class DPSignedRankPosterior:
     def prob_less(self) -> float:
         """Monte Carlo estimate of ``P[theta < 1/2 | data]``: the second learner better (0,
         with ``prob_greater``, where every difference is zero and ``theta = 1/2``)."""
-        return float(np.mean(self.draws < 0.5))
+        return _mc_probability(self.draws < 0.5)[0]
+
+    @property
+    def prob_less_se(self) -> float:
+        """Monte Carlo standard error of :attr:`prob_less` (``mc_se`` is that of
+        ``prob_greater``)."""
+        return _mc_probability(self.draws < 0.5)[1]
 
     def sample(self) -> np.ndarray:
         """Return a copy of the posterior draws of ``P(Z >= -Z')``.
