@@ -495,10 +495,8 @@ TESTS = {
     "poisson": lambda x, s, key: poisson_binomial_test(
         x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
     ),
-    "signed-rank": lambda x, s, key: wilcoxon_test(
-        _means(x, s), zero_method=WILCOXON_ZEROS[s.zero_method], scale="raw"
-    ),
-    "sign": lambda x, s, key: sign_test(_means(x, s), zero_method=s.zero_method, scale="raw"),
+    "signed-rank": lambda x, s, key: _two_sided("wilcoxon", _means(x, s), s.zero_method),
+    "sign": lambda x, s, key: _two_sided("sign", _means(x, s), s.zero_method),
     "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
         _means(x, s), rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
@@ -739,10 +737,19 @@ _NO_SCALE = (
 
 
 #: The two-sided tests across data sets, by their field of :class:`PairResult`.
-_TWO_SIDED = {"wilcoxon": wilcoxon_test, "sign": sign_test}
+_TWO_SIDED = ("wilcoxon", "sign")
 #: :attr:`Settings.zero_method` as :func:`cvcompare.stats.wilcoxon_test` names it (the sign
 #: test's own names are the same as the settings').
 WILCOXON_ZEROS = {"drop": "wilcox", "split": "zsplit"}
+
+
+def _two_sided(test: str, means: np.ndarray, zero_method: str):
+    """The two-sided test ``test`` (``"wilcoxon"`` or ``"sign"``) on the mean differences of
+    the data sets, those without a difference treated by ``zero_method`` (as
+    :attr:`Settings.zero_method` names it: ``"drop"`` or ``"split"``)."""
+    if test == "wilcoxon":
+        return wilcoxon_test(means, zero_method=WILCOXON_ZEROS[zero_method], scale="raw")
+    return sign_test(means, zero_method=zero_method, scale="raw")
 
 
 def holm_floor(test: str, means: Sequence[np.ndarray], zero_method: str = "drop") -> float:
@@ -755,10 +762,7 @@ def holm_floor(test: str, means: Sequence[np.ndarray], zero_method: str = "drop"
     adjusted p-value is the number of pairs times the smallest of those (Holm 1979), at
     most 1.
     """
-    zeros = WILCOXON_ZEROS[zero_method] if test == "wilcoxon" else zero_method
-    smallest = min(
-        _TWO_SIDED[test](np.abs(m), zero_method=zeros, scale="raw").pvalue for m in means
-    )
+    smallest = min(_two_sided(test, np.abs(m), zero_method).pvalue for m in means)
     return float(min(1.0, len(means) * smallest))
 
 
