@@ -229,6 +229,24 @@ def test_fold_boxplots_count_signs_and_the_rope(tiny):
     fig = FIGURES["figure_h_f8"](pd.DataFrame(), title="Boxes", data=data.assign(pair="same-base"))
     assert len(fig.axes) == 2
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == [f"d{i}" for i in range(8)]
+    assert not fig.axes[0].texts  # no outlier far from the boxes: nothing beyond the axis
+    # one fold far below every whisker (page-blocks' -0.5 in j48 vs j48gr) goes beyond the
+    # axis, marked at its edge, instead of squashing every box; one near the boxes stays
+    folds = data[data["sample"] == "folds"].assign(pair="same-base")
+    whiskers = folds.loc[folds["stat"].isin(["whislo", "whishi"]), "value"]
+    span = max(whiskers.max(), 0.01) - min(whiskers.min(), -0.01)
+    row = folds.iloc[[0]].assign(stat="flier")
+    far, near = -0.5, whiskers.max() + 0.5 * span
+    data = pd.concat([data.assign(pair="same-base"), row.assign(value=far), row.assign(value=near)])
+    ax = FIGURES["figure_h_f8"](pd.DataFrame(), title="Boxes", data=data).axes[0]
+    bottom, top = ax.get_ylim()
+    assert far < bottom < min(whiskers.min(), -0.01) and top > near
+    (note,) = ax.texts
+    assert note.get_text() == (
+        "1 fold difference beyond the axis (triangles at its edge), the farthest -0.50 (d0)"
+    )
+    (edge,) = [line for line in ax.lines if line.get_marker() == "v"]
+    assert list(edge.get_xdata()) == [1] and list(edge.get_ydata()) == [bottom]
 
 
 def test_tables_5_and_6_have_every_cell_of_the_paper():
