@@ -31,6 +31,7 @@ from cvcompare.experiments import (
     validate_with_schema,
     write_table,
 )
+from cvcompare.experiments.metrics import error_bounds
 from cvcompare.experiments.run import TIMING_COLUMNS
 from cvcompare.experiments.spec import ExperimentSpec
 from cvcompare.plots.figures.curves import figure_curves
@@ -921,7 +922,7 @@ def test_a_figure_s_error_bars_of_a_rate_stay_within_0_and_1():
     raw = copy.deepcopy(SMALL)
     raw["figure"] = {"function": "figure_curves", "settings": {**_CURVES, "panels": "m"}}
     spec = spec_of(raw)
-    agg = _fake_aggregate(spec)
+    agg = error_bounds(_fake_aggregate(spec), {"power": "rate"})  # as aggregate() adds them
     fig = spec.draw_figure(agg)
     lows, highs = [], []
     for ax in fig.axes:
@@ -934,6 +935,11 @@ def test_a_figure_s_error_bars_of_a_rate_stay_within_0_and_1():
     smallest = agg["value"].min()
     assert smallest - 2 * 0.01 < 0  # what two standard errors would have drawn
     assert min(lows) < smallest < min(highs)
+    # a table without the bounds (an analysis' numbers) gets two standard errors
+    (ax,) = spec.draw_figure(agg.drop(columns=["low", "high"])).axes[:1]
+    (bars,) = ax.containers[0].lines[2]
+    y0, y1 = bars.get_segments()[0][:, 1]
+    assert abs(y1 - y0) == pytest.approx(4 * 0.01)
 
 
 def test_a_table_naming_no_metrics_groups_its_rows_by_metric_in_the_file_s_order():
@@ -1355,8 +1361,7 @@ def test_a_figure_gets_the_rows_in_the_grids_order_and_a_title_that_fits(monkeyp
 
     spec = load_experiment(ROOT / "config" / "experiments" / "W-T5.yaml", schema=SCHEMA)
     pairs = sorted(spec.grid[0].values) + ["zz-other"]
-    agg = pd.DataFrame({"point": [f"pair~{p}" for p in pairs], "pair": pairs, "metric": "m"})
-    agg = agg.assign(value=0.5, se=0.1, n=40)
+    agg = pd.DataFrame({"point": [f"pair~{p}" for p in pairs], "pair": pairs})
     seen = []
     monkeypatch.setitem(
         figures.FIGURES,

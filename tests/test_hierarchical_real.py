@@ -237,16 +237,19 @@ def test_fold_boxplots_count_signs_and_the_rope(tiny):
     span = max(whiskers.max(), 0.01) - min(whiskers.min(), -0.01)
     row = folds.iloc[[0]].assign(stat="flier")
     far, near = -0.5, whiskers.max() + 0.5 * span
-    data = pd.concat([data.assign(pair="same-base"), row.assign(value=far), row.assign(value=near)])
-    ax = FIGURES["figure_h_f8"](pd.DataFrame(), title="Boxes", data=data).axes[0]
+    extra = [row.assign(value=v) for v in (far, far / 2, near)]
+    ax = FIGURES["figure_h_f8"](
+        pd.DataFrame(), title="Boxes", data=pd.concat([data.assign(pair="same-base"), *extra])
+    ).axes[0]
     bottom, top = ax.get_ylim()
-    assert far < bottom < min(whiskers.min(), -0.01) and top > near
-    (note,) = ax.texts
+    assert far / 2 < bottom < min(whiskers.min(), -0.01) and top > near
+    count, note = ax.texts  # two folds of d0 below the axis: one triangle, marked 2
     assert note.get_text() == (
-        "1 fold difference beyond the axis (triangles at its edge), the farthest -0.50 (d0)"
+        "2 fold differences beyond the axis (triangles at its edge), the farthest -0.50 (d0)"
     )
     (edge,) = [line for line in ax.lines if line.get_marker() == "v"]
     assert list(edge.get_xdata()) == [1] and list(edge.get_ydata()) == [bottom]
+    assert count.get_text() == "2" and count.xy == (1, bottom)
 
 
 def test_tables_5_and_6_have_every_cell_of_the_paper():

@@ -118,6 +118,12 @@ def test_aggregate_values_and_paired_errors():
     sel = rows[(rows.point == "q~20") & (rows.test == "b")]
     assert recog.value == pytest.approx((sel.p_rope > 0.9).mean())
     assert set(agg.q) == {10, 20}
+    # each row's error bar: Wilson's interval for a share (recog), 2 SE for a difference
+    assert (recog.low, recog.high) == tuple(
+        error_bounds(pd.DataFrame([recog]), {"recog": "share_above"}).iloc[0][["low", "high"]]
+    )
+    assert (gap.low, gap.high) == pytest.approx((gap.value - 2 * gap.se, gap.value + 2 * gap.se))
+    assert list(agg.columns[-6:]) == ["value", "se", "low", "high", "n", "uncertainty"]
 
 
 def test_aggregate_does_not_depend_on_row_order():
@@ -272,5 +278,10 @@ def test_error_bounds_are_wilson_s_interval_for_shares_and_two_se_otherwise():
         0.05
     )
     assert np.isnan(out["low"].iloc[-1]) and np.isnan(out["high"].iloc[-1])
-    # a metric the mapping does not list (an analysis' number) is not a share
-    assert error_bounds(table, {})["low"].iloc[0] == 0.0  # 0 - 2 x 0
+    # a metric the mapping does not list (an analysis' number) is not a share: 0 of 40
+    # keeps 0 +/- 2 x 0, not Wilson's upper end 4 / 44
+    assert error_bounds(table, {})["high"].iloc[0] == 0.0
+    # a share with a value but no replication counted (n = 0) gets no bar, not a flat one
+    odd = error_bounds(pd.DataFrame([{"metric": "power", "value": 0.3, "se": 0.1, "n": 0}]),
+                       {"power": "rate"})  # fmt: skip
+    assert odd[["low", "high"]].isna().all(axis=None)

@@ -18,7 +18,7 @@ from scipy import stats
 from cvcompare.cli import main
 from cvcompare.io import fold_differences, mean_differences, read_csv_scores
 from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
-from cvcompare.report.analysis import correlated_t_tallies, seed_key
+from cvcompare.report.analysis import correlated_t_tallies, holm_floor, seed_key
 from cvcompare.report.sentences import pair_lines, short_decision
 from cvcompare.stats import (
     bayesian_sign_test,
@@ -247,20 +247,23 @@ def test_report_says_when_ties_make_the_friedman_statistic_conservative():
 def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):
     from dataclasses import replace
 
-    from cvcompare.report import figures
+    from cvcompare.plots import cd_diagram
 
     _, results, _ = small
     nem = results.nemenyi
+    assert nem.models == results.friedman.models == tuple(results.learners)
     # a result whose differences and cliques the ranks would not give: the report shows them
     given = replace(nem, rank_differences=nem.rank_differences * 2, cliques=((0, 1, 2),))
-    cliques = []
-    plot = figures.plot_cd_diagram
+    drawn = []
+    plot = cd_diagram.plot_cd_diagram
     monkeypatch.setattr(
-        figures, "plot_cd_diagram", lambda *a, **k: cliques.append(k["cliques"]) or plot(*a, **k)
+        cd_diagram,
+        "plot_cd_diagram",
+        lambda *a, **k: drawn.append((a[1], k["cliques"])) or plot(*a, **k),
     )
     md = build_report(replace(results, nemenyi=given)).markdown
     assert f"rf better than knn (rank difference {abs(2 * nem.rank_differences[0, 2]):.2f})" in md
-    assert cliques == [((0, 1, 2),)]
+    assert drawn == [(("rf", "svm", "knn"), ((0, 1, 2),))]  # named by the learners
 
 
 def test_report_states_settings_and_orientation(small):
@@ -963,6 +966,10 @@ def test_report_says_when_the_rank_tests_cannot_reach_significance(q, reachable)
     learners = tuple((f"l{i}", 0.01 * i) for i in range(5))
     results = compare_learners(_table(q=q, learners=learners), hierarchical=False, n_samples=200)
     floor = 10 * 2 / 2**q
+    means = [pair.means for pair in results.pairs]
+    assert holm_floor("wilcoxon", means) == pytest.approx(floor, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^test: expected one of \('wilcoxon', 'sign'\)"):
+        holm_floor("signed-rank", means)  # the command line's name is not the field's
     for pair in results.pairs:
         assert pair.holm_floor == pytest.approx({"wilcoxon": floor, "sign": floor}, rel=1e-12)
         assert min(pair.holm.values()) >= floor * (1 - 1e-12)  # Holm never goes below it

@@ -565,14 +565,13 @@ def _rank(args: argparse.Namespace) -> list[Row]:
             f"FILE: ranking needs at least two data sets, found {len(datasets)} ({datasets[0]})"
         )
     hib = args.higher_is_better
+    scores = pd.DataFrame(scores, index=datasets, columns=learners)
     fried = friedman_test(
         scores, alpha=args.alpha, higher_is_better=hib, tie_correction=args.tie_correction
     )
     nem = nemenyi_test(scores, alpha=args.alpha, higher_is_better=hib)
     if args.cd_diagram is not None:
-        from cvcompare.plots.cd_diagram import plot_cd_diagram
-
-        ax = plot_cd_diagram(nem.avg_ranks, learners, nem.cd, cliques=nem.cliques)
+        ax = nem.plot()
         try:
             ax.figure.savefig(args.cd_diagram)
         except (OSError, ValueError) as exc:  # ValueError: a format matplotlib cannot write

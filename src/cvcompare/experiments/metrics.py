@@ -453,8 +453,9 @@ def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) 
             centre = (p + z**2 / (2 * n)) / shrink
             half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / shrink
         # the interval holds the value and lies in [0, 1]; these bounds only undo rounding
-        out.loc[share, "low"] = np.clip(np.fmin(centre - half, p), 0.0, None)
-        out.loc[share, "high"] = np.clip(np.fmax(centre + half, p), None, 1.0)
+        # (NaN, where no replication counts, stays NaN)
+        out.loc[share, "low"] = np.clip(np.minimum(centre - half, p), 0.0, None)
+        out.loc[share, "high"] = np.clip(np.maximum(centre + half, p), None, 1.0)
     return out
 
 
@@ -489,10 +490,11 @@ def aggregate(
     -------
     pandas.DataFrame
         One row per (grid point, test, metric) with columns ``experiment``, ``point``,
-        the grid columns, ``test``, ``metric``, ``value``, ``se``, ``n`` and ``uncertainty``
-        (``"Monte Carlo"``), plus ``bin_low`` and ``bin_high`` when a ``histogram``
-        metric is declared (one row per bin); sorted, so that the table does not depend
-        on the order in which replications were computed.
+        the grid columns, ``test``, ``metric``, ``value``, ``se``, ``low`` and ``high``
+        (the error bar of :func:`error_bounds`: Wilson's interval for a share of
+        replications), ``n`` and ``uncertainty`` (``"Monte Carlo"``), plus ``bin_low`` and
+        ``bin_high`` when a ``histogram`` metric is declared (one row per bin); sorted, so
+        that the table does not depend on the order in which replications were computed.
     """
     out = []
     rows = rows.sort_values(["point", "test", "replication"], kind="stable")
@@ -525,12 +527,11 @@ def aggregate(
                         }
                     )
     bins = ["bin_low", "bin_high"] if any(m["kind"] == "histogram" for m in metrics) else []
-    columns = [
-        *["experiment", "point", *grid, "test", "metric", *bins],
-        *["value", "se", "n", "uncertainty"],
-    ]
-    return (
-        pd.DataFrame(out, columns=columns)
+    keys = ["experiment", "point", *grid, "test", "metric", *bins]
+    table = (
+        pd.DataFrame(out, columns=[*keys, "value", "se", "n", "uncertainty"])
         .sort_values(["point", "metric", "test", *bins])
         .reset_index(drop=True)
     )
+    table = error_bounds(table, {m["id"]: m["kind"] for m in metrics})
+    return table[[*keys, "value", "se", "low", "high", "n", "uncertainty"]]

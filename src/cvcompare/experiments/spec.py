@@ -382,9 +382,7 @@ class ExperimentSpec:
         """Draw the experiment's figure: its ``figure.function``, titled with its ``title``,
         with its ``figure.settings``, on the aggregate's rows in the order of the grid's
         points (so that panels, bars and legends that follow the rows' order follow the
-        order of the values in the experiment file, as its table does), with the error bars
-        of :func:`~cvcompare.experiments.metrics.error_bounds` (Wilson's interval for the
-        shares of replications).
+        order of the values in the experiment file, as its table does).
 
         Parameters
         ----------
@@ -404,12 +402,10 @@ class ExperimentSpec:
         """
         if not self.figure:
             raise ValueError(f"{self.id}: the experiment file has no `figure`")
-        from cvcompare.experiments.metrics import error_bounds
         from cvcompare.plots.figures import FIGURES
 
         extra = {} if data is None else {"data": data}
         settings = self.figure.get("settings", {})
-        aggregate = error_bounds(aggregate, {m["id"]: m.get("kind") for m in self.metrics})
         if "point" in aggregate:
             rank = {p.label: i for i, p in enumerate(self.points())}
             order = aggregate["point"].map(rank).fillna(len(rank))

@@ -339,7 +339,8 @@ class ComparisonResults:
               is practically worse, equivalent or better (the tests with a rope); of the
               second or the first being better for ``dp`` and ``poisson`` (no rope);
             - ``p_left_se``, ``p_rope_se``, ``p_right_se``: their Monte Carlo standard
-              errors (``hierarchical``, ``bayes_signed_rank``, ``dp``);
+              errors (``hierarchical``, ``bayes_signed_rank``; ``p_left_se`` and
+              ``p_right_se`` for ``dp``);
             - ``p_right_lower``, ``p_right_upper``: the IDP's lower and upper probabilities
               that the first learner is better, and ``p_right_lower_se``,
               ``p_right_upper_se`` their Monte Carlo standard errors;
@@ -678,6 +679,7 @@ def compare_learners(
     pairs = _with_holm(pairs, settings.zero_method)
     friedman = friedman_ties = nemenyi = None
     scores, datasets, _ = mean_score_matrix(sub, chosen)
+    scores = pd.DataFrame(scores, index=datasets, columns=chosen)  # the results name them
     if len(chosen) >= 3 and len(datasets) >= 2:
         ranking = {"alpha": settings.alpha, "higher_is_better": higher_is_better}
         friedman = friedman_test(scores, **ranking)
@@ -749,7 +751,9 @@ def _two_sided(test: str, means: np.ndarray, zero_method: str):
     :attr:`Settings.zero_method` names it: ``"drop"`` or ``"split"``)."""
     if test == "wilcoxon":
         return wilcoxon_test(means, zero_method=WILCOXON_ZEROS[zero_method], scale="raw")
-    return sign_test(means, zero_method=zero_method, scale="raw")
+    if test == "sign":
+        return sign_test(means, zero_method=zero_method, scale="raw")
+    raise ValueError(f"test: expected one of {_TWO_SIDED}, got {test!r}")
 
 
 def holm_floor(test: str, means: Sequence[np.ndarray], zero_method: str = "drop") -> float:

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cvcompare.plots.cd_diagram import plot_cd_diagram
 from cvcompare.plots.posterior import (
     plot_idp,
     plot_pairwise_heatmap,
@@ -211,8 +210,7 @@ def _matrix(results: ComparisonResults, column: int, test: str) -> tuple[np.ndar
 
 def cd_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
     """(file name, caption, PNG) of the critical-difference diagram of the Nemenyi test."""
-    nem = results.nemenyi
-    ax = plot_cd_diagram(nem.avg_ranks, results.learners, nem.cd, cliques=nem.cliques)
+    ax = results.nemenyi.plot()
     ax.set_title("Critical-difference diagram (Nemenyi test)")
     return [
         (

@@ -157,8 +157,9 @@ ERROR_BARS = "error bars: ± 2 Monte Carlo standard errors (shares: Wilson's int
 def bar_lengths(rows: pd.DataFrame) -> np.ndarray:
     """The error bars of ``rows`` as :meth:`matplotlib.axes.Axes.errorbar` takes them (a
     2 x n array: the lengths below and above each ``value``): down to ``low`` and up to
-    ``high`` where the table has them (``ExperimentSpec.draw_figure`` adds them, see
-    :func:`cvcompare.experiments.metrics.error_bounds`), else two standard errors each way."""
+    ``high``, which an aggregate table of simulations carries (Wilson's interval for a share
+    of replications, :func:`cvcompare.experiments.metrics.error_bounds`); two standard
+    errors each way for a table without them (an analysis' reported numbers)."""
     value = rows["value"].to_numpy(float)
     if {"low", "high"} <= set(rows.columns):
         return np.vstack(

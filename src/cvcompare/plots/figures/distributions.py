@@ -48,8 +48,8 @@ def figure_p_f1(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
     matplotlib.figure.Figure
         Four panels as in Corani & Benavoli (2015), Fig. 1: (a) Wilcoxon case 1, (b)
         Wilcoxon case 2, (c) Poisson case 1, (d) Poisson case 2. The smallest ``rho`` is
-        drawn as bars, any other as outlines; error bars are two Monte Carlo standard
-        errors of the share of runs in each bin. The panels of one test share their
+        drawn as bars, any other as outlines; error bars are Wilson's intervals of the
+        share of runs in each bin. The panels of one test share their
         vertical scale.
     """
     cases = sorted(select(aggregate, _ROWS[0][0], ["case", "rho", "bin_low"])["case"].unique())

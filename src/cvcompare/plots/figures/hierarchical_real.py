@@ -13,6 +13,8 @@ comparison of classifiers through Bayesian hierarchical modelling. Machine Learn
 
 from __future__ import annotations
 
+import collections
+
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -147,8 +149,9 @@ _OUTLIER_REACH = 1.0
 
 def _limit_to_whiskers(ax, boxes: list[dict], low: float, high: float) -> None:
     """Limit ``ax``'s vertical axis to the whiskers, the rope and the outliers near them;
-    farther outliers are marked at the axis' edge (a triangle at each box that has them)
-    and counted in a note, with the farthest value."""
+    farther outliers are marked at the axis' edge (a triangle at each box that has them,
+    with their number beside it where it is more than one) and counted in a note, with the
+    farthest value."""
     bottom = min(low, *(b["whislo"] for b in boxes))
     top = max(high, *(b["whishi"] for b in boxes))
     reach = _OUTLIER_REACH * (top - bottom)
@@ -160,9 +163,15 @@ def _limit_to_whiskers(ax, boxes: list[dict], low: float, high: float) -> None:
     bottom, top = min(bottom, *near), max(top, *near)
     margin = 0.06 * (top - bottom)
     ax.set_ylim(bottom - margin, top + margin)
-    for i, v in beyond:
-        edge, marker = (top + margin, "^") if v > top else (bottom - margin, "v")
+    sides = collections.Counter((i, v > top) for i, v in beyond)
+    for (i, above), count in sorted(sides.items()):
+        edge, marker = (top + margin, "^") if above else (bottom - margin, "v")
         ax.plot(i, edge, marker, color="black", markersize=4, clip_on=False)
+        if count > 1:  # several folds of one data set beyond the same edge
+            ax.annotate(
+                str(count), (i, edge), xytext=(3, -3 if above else 3), textcoords="offset points",
+                ha="left", va="top" if above else "bottom", fontsize="x-small",
+            )  # fmt: skip
     farthest = max(beyond, key=lambda iv: abs(iv[1]))
     name = boxes[farthest[0] - 1]["label"]
     ax.annotate(

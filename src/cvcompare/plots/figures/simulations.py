@@ -240,7 +240,8 @@ def figure_h_f2(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
         p(left) or p(right) > 0.95 of the hierarchical model (probabilities of ``delta0``,
         as in the authors' simulation code), the mean next-data-set p(rope), and the
         signed-rank rejection rate, against the number of data sets, as in Corani et al.
-        (2017), Fig. 2; error bars are Wilson's intervals of the rates.
+        (2017), Fig. 2; error bars are two Monte Carlo standard errors of the means and
+        Wilson's intervals of the rates and shares.
     """
     series = [*_EQUIVALENCE_SERIES[:3], _SIGNED_RANK, _EQUIVALENCE_SERIES[3]]
     return _one_panel(
