@@ -80,7 +80,16 @@ def test_same_seed_same_draws():
     [
         ({"location": 0.0}, "delta.distribution: missing"),
         ({"distribution": "laplace"}, "delta.distribution: expected one of"),
-        ({"distribution": "cauchy", "location": 0.0}, "needs keys"),
+        (
+            {"distribution": "cauchy", "location": 0.0},
+            r"^delta: missing key\(s\) \['scale'\] for distribution 'cauchy'; it needs "
+            r"\['location', 'scale'\], optional \['cap'\]$",
+        ),
+        (
+            {"distribution": "gaussian", "mean": 0.01},
+            r"^delta: missing key\(s\) \['sd'\] for distribution 'gaussian'; it needs "
+            r"\['mean', 'sd'\]$",
+        ),
         (
             {"distribution": "cauchy", "location": 0.0, "scale": -1.0},
             "scale: expected a non-negative finite number",

@@ -28,8 +28,10 @@ from cvcompare.experiments.spec import (
 
 __all__ = ["check_consistency"]
 
-#: Result columns that grid axes may not be named after (``q`` may be an axis).
-RESERVED_COLUMNS = COMMON_COLUMNS - {"q"}
+#: Result columns that grid axes may not be named after (``q`` may be an axis): those of
+#: every row and those any registered test writes (an axis ``statistic`` would share its
+#: column with the tests' statistics in the tidy table of replications).
+RESERVED_COLUMNS = (COMMON_COLUMNS - {"q"}).union(*(t.columns for t in TESTS.values()))
 
 #: Metric entries that only some kinds read (the schema checks the other kinds' own keys).
 KIND_KEYS = {

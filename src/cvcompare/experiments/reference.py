@@ -85,8 +85,11 @@ def _generators() -> list[str]:
     lines = _section(
         "Scenario generators (`scenario.generator.name`)",
         "The generator makes the data sets of one replication; `scenario` also takes "
-        "`delta` (below), `n_instances`, `cv` (`runs`, `folds`, and `stratify` for the "
-        "naive-Bayes generators) and `q` (the number of data sets).",
+        "`delta` (below), `n_instances` (an integer, or a list of sizes from which each "
+        "data set's size is drawn uniformly), `cv` (`runs` and `folds`, 10 and 10 by "
+        "default, and for `nb_features` and `bn_vs_zeror` `stratify`: true, the default, "
+        "for stratified folds as in the authors' code of Corani et al. 2017, false for "
+        "plain random folds) and `q` (the number of data sets).",
     )
     for name, keys in scenario.GENERATOR_KEYS.items():
         lines += [f"### `{name}`", "", described[name], "", f"Keys: {_names(keys)}.", ""]
@@ -98,15 +101,19 @@ def _names(keys: Any) -> str:
 
 
 def _distributions() -> list[str]:
-    from cvcompare.simulate.deltas import DISTRIBUTIONS
+    from cvcompare.simulate.deltas import DISTRIBUTIONS, distribution_keys
 
     lines = _section(
         "True differences (`scenario.delta.distribution`)",
         "The distribution from which each data set's true difference is drawn.",
         ("distribution", "keys", "what it draws"),
     )
-    for name, (cls, keys) in DISTRIBUTIONS.items():
-        lines.append(f"| `{name}` | {_names(keys)} | {_summary(cls)} |")
+    for name, (cls, _) in DISTRIBUTIONS.items():
+        required, optional = distribution_keys(name)
+        keys = _names(required) or "none required"
+        if optional:
+            keys += f"; optional {_names(optional)}"
+        lines.append(f"| `{name}` | {keys} | {_summary(cls)} |")
     return [*lines, ""]
 
 

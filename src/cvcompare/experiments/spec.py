@@ -181,6 +181,8 @@ def _set_path(mapping: dict[str, Any], path: str, value: object, what: str, wher
         if not isinstance(node, dict) or key not in node:
             close = difflib.get_close_matches(key, list(node) if isinstance(node, dict) else [])
             hint = f"; did you mean {'.'.join([*keys[:depth], close[0]])!r}?" if close else ""
+            if not close and isinstance(node, dict):  # e.g. `mu` written for `mean`
+                hint = f"; {'.'.join(keys[:depth]) or where} has the keys {sorted(node)}"
             raise SpecError(
                 f"{what}: path {path!r} does not exist in {where} (give the key a default "
                 f"value there first){hint}"

@@ -16,7 +16,7 @@ multiple data sets*, Sec. 4 (fixed differences; Cauchy capped to +-0.5).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 
 import numpy as np
 
@@ -244,6 +244,16 @@ DISTRIBUTIONS: dict[str, tuple[type[DeltaDistribution], frozenset[str]]] = {
 }
 
 
+def distribution_keys(name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The required and the optional keys of the distribution ``name`` of
+    :data:`DISTRIBUTIONS` (those of its class without and with a default)."""
+    cls, allowed = DISTRIBUTIONS[name]
+    required = frozenset(
+        f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
+    )
+    return required, allowed - required
+
+
 def delta_distribution(spec: Mapping) -> DeltaDistribution:
     """Build a delta distribution from a YAML-style mapping.
 
@@ -294,13 +304,16 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
         raise ValueError(
             f"delta: unknown key(s) {unknown} for distribution {name!r}; allowed: {sorted(allowed)}"
         )
+    required, optional = distribution_keys(name)
+    missing = sorted(required - set(params))
+    if missing:
+        also = f", optional {sorted(optional)}" if optional else ""
+        raise ValueError(
+            f"delta: missing key(s) {missing} for distribution {name!r}; it needs "
+            f"{sorted(required)}{also}"
+        )
     if name == "mixture":
         params = {k: tuple(v) for k, v in params.items()}
     elif name == "cauchy" and isinstance(params.get("cap"), list):
         params["cap"] = tuple(params["cap"])
-    try:
-        return cls(**params)
-    except TypeError as exc:
-        if "missing" in str(exc):
-            raise ValueError(f"delta: {name!r} needs keys {sorted(allowed)} ({exc})") from None
-        raise
+    return cls(**params)
