@@ -94,6 +94,7 @@ def test_python_blocks_run_on_the_real_data(readme_dir, capsys):
         exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
     out = capsys.readouterr().out
     assert out.count("\n") >= 5, out  # every print ran
+    assert "'hnb':" in out and (readme_dir / "cd.png").stat().st_size > 0  # the ranking block
 
 
 @needs_real
