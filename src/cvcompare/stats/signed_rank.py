@@ -328,10 +328,15 @@ def _check_mc(n_samples: object, rng: RngLike) -> tuple[int, np.random.Generator
     return check_int(n_samples, "n_samples", minimum=1), as_generator(rng, "rng")
 
 
+def _binomial_se(p: float, n: int) -> float:
+    """Standard error ``sqrt(p (1 - p) / n)`` of a share ``p`` of ``n`` independent draws."""
+    return math.sqrt(p * (1.0 - p) / n)
+
+
 def _mc_probability(event: np.ndarray) -> tuple[float, float]:
-    """Share of true draws in ``event`` and its binomial standard error ``sqrt(p (1 - p) / n)``."""
+    """Share of true draws in ``event`` and its binomial standard error (:func:`_binomial_se`)."""
     p = float(np.mean(event))
-    return p, math.sqrt(p * (1.0 - p) / event.size)
+    return p, _binomial_se(p, event.size)
 
 
 # --------------------------------------------------------------------------------------------
@@ -370,13 +375,13 @@ class DPSignedRankPosterior:
     def prob_less(self) -> float:
         """Monte Carlo estimate of ``P[theta < 1/2 | data]``: the second learner better (0,
         with ``prob_greater``, where every difference is zero and ``theta = 1/2``)."""
-        return _mc_probability(self.draws < 0.5)[0]
+        return float(np.mean(self.draws < 0.5))
 
     @property
     def prob_less_se(self) -> float:
         """Monte Carlo standard error of :attr:`prob_less` (``mc_se`` is that of
         ``prob_greater``)."""
-        return _mc_probability(self.draws < 0.5)[1]
+        return _binomial_se(self.prob_less, self.n_samples)
 
     def sample(self) -> np.ndarray:
         """Return a copy of the posterior draws of ``P(Z >= -Z')``.
@@ -759,7 +764,7 @@ class SignedRankPosterior(BayesianDecisionMixin):
         tuple of float
             The standard errors, in the order of :meth:`probs`.
         """
-        return tuple(math.sqrt(p * (1.0 - p) / self.n_samples) for p in self.probs())
+        return tuple(_binomial_se(p, self.n_samples) for p in self.probs())
 
     def sample(self) -> np.ndarray:
         """Return a copy of the draws of ``(theta_left, theta_rope, theta_right)``.
