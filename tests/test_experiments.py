@@ -287,6 +287,16 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             lambda r: r["grid"][0].update(values=[0.0, 0.6]),
             r"scenario at grid point delta~0.6/m~1: delta: \|delta\| must be at most 0.5",
         ),
+        # a distribution too wide for the generator (it failed only in the simulation jobs):
+        # 2 Phi(-0.5 / 0.2) = 0.0124 of the draws are beyond +-0.5
+        (
+            lambda r: (
+                r["scenario"].update(delta={"distribution": "gaussian", "mean": 0.0, "sd": 0.2}),
+                r["grid"][0].update(path="delta.mean"),
+            ),
+            r"scenario at grid point delta~0.0/m~1: delta: the 'bn_vs_zeror' generator can only "
+            r"realise differences in \[-0.5, 0.5\], and 0.0124 of the draws",
+        ),
         (
             lambda r: r["metrics"][0].update(column="rejected"),
             r"metric 'power': test 'poisson' writes no column 'rejected'",

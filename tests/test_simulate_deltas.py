@@ -88,7 +88,7 @@ def test_same_seed_same_draws():
         (
             {"distribution": "gaussian", "mean": 0.01},
             r"^delta: missing key\(s\) \['sd'\] for distribution 'gaussian'; it needs "
-            r"\['mean', 'sd'\]$",
+            r"\['mean', 'sd'\], optional \['cap'\]$",
         ),
         (
             {"distribution": "cauchy", "location": 0.0, "scale": -1.0},
@@ -129,3 +129,42 @@ def test_cauchy_with_zero_scale_is_the_point_mass_at_its_location():
     spec = {"distribution": "cauchy", "location": 0.0, "scale": 0.0, "cap": 0.5}
     assert np.array_equal(delta_distribution(spec).sample(50, rng=1), np.zeros(50))
     assert np.array_equal(CauchyDelta(0.7, 0.0, cap=0.5).sample(3, rng=1), np.full(3, 0.5))
+
+
+@pytest.mark.parametrize(
+    "dist",
+    [
+        FixedDelta(0.45),
+        CauchyDelta(0.02, 0.02),
+        CauchyDelta(0.02, 0.02, cap=(-0.05, 0.6)),
+        CauchyDelta(0.3, 0.0),
+        GaussianDelta(0.05, 0.1),
+        GaussianDelta(0.05, 0.1, cap=0.2),
+        GaussianMixtureDelta((-0.1, 0.2), (0.05, 0.1), (0.3, 0.7)),
+        GaussianMixtureDelta((-0.1, 0.2), (0.05, 0.1), (0.3, 0.7), cap=(-0.1, 0.5)),
+    ],
+)
+def test_mass_outside_matches_the_share_of_draws_outside(dist):
+    # the exact tail mass against the share of N draws outside [-0.1, 0.4]: 4 binomial SEs
+    # (a mass of 0 or 1 must be met exactly)
+    low, high = -0.1, 0.4
+    mass = dist.mass_outside(low, high)
+    draws = dist.sample(N, rng=17)
+    share = np.mean((draws < low) | (draws > high))
+    assert abs(share - mass) <= 4 * _binomial_se(mass, N)
+
+
+def test_mass_outside_closed_forms():
+    # Cauchy: P(x < a) = 1/2 + arctan((a - m) / s) / pi; a cap at an end of the interval
+    # leaves no mass beyond it (the clipped draws sit on the end, inside the closed interval)
+    m, s = 0.01, 0.02
+    cauchy = 0.5 + np.arctan((-0.1 - m) / s) / np.pi + 0.5 - np.arctan((0.4 - m) / s) / np.pi
+    assert CauchyDelta(m, s).mass_outside(-0.1, 0.4) == pytest.approx(cauchy, rel=1e-12)
+    assert CauchyDelta(m, s, cap=(-0.1, 0.4)).mass_outside(-0.1, 0.4) == 0.0
+    assert CauchyDelta(m, s, cap=(-0.1, 0.5)).mass_outside(-0.1, 0.4) == pytest.approx(
+        0.5 - np.arctan((0.4 - m) / s) / np.pi, rel=1e-12
+    )
+    assert GaussianDelta(0.0, 0.02).mass_outside(-0.1, 0.1) == pytest.approx(
+        2 * stats.norm.cdf(-5), rel=1e-12
+    )
+    assert FixedDelta(0.4).mass_outside(-0.1, 0.4) == 0.0

@@ -109,7 +109,10 @@ def test_bn_generator_difference_and_the_swap_of_negative_deltas(sign):
         ({"n_instances": -5}, "n_instances: expected an integer >= 2"),
         ({"n_instances": []}, "n_instances: expected a non-empty list"),
         ({"delta": {"distribution": "fixed", "value": 0.45}}, "delta: theta_star - delta"),
-        ({"delta": {"distribution": "cauchy", "location": 0, "scale": 1}}, "delta: theta_star"),
+        (
+            {"delta": {"distribution": "cauchy", "location": 0, "scale": 1}},
+            r"delta: the .nb_features. generator can only realise differences in \[-0.1, 0.4\)",
+        ),
         ({"seed": 1}, "scenario: unknown key"),
     ],
 )
@@ -153,6 +156,60 @@ def test_a_fixed_difference_the_generator_cannot_realise_is_refused_before_any_d
         check_scenario(scenario, q=2)
     inside = scenario | {"delta": {"distribution": "fixed", "value": 0.05}}
     check_scenario(inside, q=2)
+
+
+@pytest.mark.parametrize(
+    ("generator", "delta", "message"),
+    [
+        (
+            {"name": "nb_features"},
+            {"distribution": "gaussian", "mean": 0.0, "sd": 0.02},
+            r"realise differences in \[-0.1, 0.4\), and 2.87e-07 of the draws",
+        ),
+        (
+            {"name": "bn_vs_zeror", "negative_delta": "error"},
+            {"distribution": "mixture", "means": [0.1], "sds": [0.03], "weights": [1]},
+            r"realise differences in \[0, 0.5\], and 0.000429 of the draws",
+        ),
+        (
+            {"name": "bn_vs_zeror"},
+            {"distribution": "cauchy", "location": 0.0, "scale": 0.01, "cap": 0.6},
+            r"realise differences in \[-0.5, 0.5\], and 0.0127 of the draws",
+        ),
+    ],
+)
+def test_a_distribution_whose_draws_the_generator_cannot_realise_is_refused_when_it_loads(
+    generator, delta, message
+):
+    # the masses in the messages are closed forms: Phi(-0.1 / 0.02) = 2.87e-07 (the upper
+    # end is 20 sd away); Phi(-0.1 / 0.03) = 0.000429; 2 (1/2 - arctan(0.5 / 0.01) / pi) =
+    # 0.0127 (a cap beyond the range leaves the tails beyond it)
+    scenario = P | {"generator": generator, "delta": delta}
+    with pytest.raises(ValueError, match=message + r".*give the distribution a cap within"):
+        check_scenario(scenario, q=2)
+    # a cap inside the generator's range makes it realisable (the simulation runs)
+    low = 0.0 if generator.get("negative_delta") == "error" else -0.1
+    capped = scenario | {"delta": delta | {"cap": [low, 0.3]}}
+    check_scenario(capped, q=2)
+    assert simulate_comparison(capped | {"n_instances": 40}, q=3, rng=1).true_delta.min() >= low
+
+
+def test_the_realisable_range_is_exactly_what_the_generator_accepts():
+    # theta* - 1 rounds: with theta* = 0.9 it is -0.09999999999999998, yet a cap at -0.1 is
+    # realisable (0.9 + 0.1 = 1.0 exactly); the ends are the last floats nb_theta_g accepts
+    from cvcompare.simulate.generators import nb_theta_g
+    from cvcompare.simulate.scenario import _binary_plan, _realisable_interval
+
+    for theta in (0.9, 0.7, 1.0, 0.51):
+        fixed = {"delta": {"distribution": "fixed", "value": theta - 0.75}}
+        plan = _binary_plan({"name": "nb_features", "theta_star": theta}, H | fixed)
+        low, high, _ = _realisable_interval(plan)
+        nb_theta_g(theta, np.array([low, high]))
+        for outside in (np.nextafter(low, -1), np.nextafter(high, 1)):
+            with pytest.raises(ValueError, match="delta: theta_star - delta"):
+                nb_theta_g(theta, np.array([outside]))
+    capped = {"distribution": "cauchy", "location": 0.0, "scale": 0.01, "cap": 0.1}
+    check_scenario(H | {"delta": capped}, q=2)
 
 
 @pytest.mark.parametrize("n", [50, 500])

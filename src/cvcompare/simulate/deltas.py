@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 
 import numpy as np
+from scipy import stats
 
 from .._validation import check_finite, check_int, check_non_negative, check_positive
 from ..seeding import RngLike, as_generator
@@ -50,8 +51,19 @@ def _cap_interval(cap: object) -> tuple[float, float] | None:
     return low, high
 
 
+def _clip(draws: np.ndarray, cap: tuple[float, float] | None) -> np.ndarray:
+    """The draws clipped to the interval ``cap`` (unchanged without one)."""
+    return draws if cap is None else np.clip(draws, cap[0], cap[1])
+
+
 class DeltaDistribution:
-    """Base class: a distribution of true differences with ``sample(q, rng)``."""
+    """Base class: a distribution of true differences with ``sample(q, rng)``.
+
+    A subclass draws with ``_draw`` and gives the tails of its draws before any cap with
+    ``_tails``; a ``cap`` attribute (``None`` or ``(low, high)``) clips both.
+    """
+
+    cap: tuple[float, float] | None = None
 
     def sample(self, q: int, rng: RngLike) -> np.ndarray:
         """Draw ``q`` true differences.
@@ -77,7 +89,34 @@ class DeltaDistribution:
         q = check_int(q, "q", minimum=1)
         return self._draw(q, as_generator(rng))
 
+    def mass_outside(self, low: float, high: float) -> float:
+        """The probability that a draw lies outside the closed interval ``[low, high]``.
+
+        A cap ``(a, b)`` moves the mass beyond it onto ``a`` and ``b``: a draw is below
+        ``low`` with probability ``P(x < low)`` if ``a < low`` and 0 otherwise, above
+        ``high`` with probability ``P(x > high)`` if ``b > high`` and 0 otherwise.
+
+        Parameters
+        ----------
+        low, high : float
+            The interval, ``low <= high``.
+
+        Returns
+        -------
+        float
+            In [0, 1].
+        """
+        below, above = self._tails(low, high)
+        if self.cap is not None:
+            below = below if self.cap[0] < low else 0.0
+            above = above if self.cap[1] > high else 0.0
+        return float(below + above)
+
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def _tails(self, low: float, high: float) -> tuple[float, float]:  # pragma: no cover
+        """``P(x < low)`` and ``P(x > high)`` of an uncapped draw ``x``."""
         raise NotImplementedError
 
 
@@ -104,15 +143,19 @@ class FixedDelta(DeltaDistribution):
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
         return np.full(q, self.value)
 
+    def _tails(self, low: float, high: float) -> tuple[float, float]:
+        return float(self.value < low), float(self.value > high)
+
 
 @dataclass(frozen=True)
 class CauchyDelta(DeltaDistribution):
     """Cauchy differences, ``location + scale * standard Cauchy``, optionally clipped.
 
     ``cap`` clips draws to ``[-cap, cap]`` (or to ``[low, high]`` when a pair is given):
-    Corani & Benavoli (2015), Sec. 4, cap the draws to +-0.5. The generators refuse
-    differences they cannot realise, so a cap is needed whenever the Cauchy tails can leave
-    the feasible range (e.g. ``(theta* - 1, theta* - 0.5]`` for the naive-Bayes data).
+    Corani & Benavoli (2015), Sec. 4, cap the draws to +-0.5. A scenario is refused
+    when more than 1e-10 of its draws fall outside the range its generator can realise
+    (:meth:`DeltaDistribution.mass_outside`), so the Cauchy needs a cap within that range
+    (``[theta* - 1, theta* - 0.5)`` for the naive-Bayes data).
 
     ``scale = 0`` is the limit of the family, the point mass at ``location``: Corani &
     Benavoli (2015) set median and scale to the same mean difference, which is 0 in the
@@ -149,15 +192,18 @@ class CauchyDelta(DeltaDistribution):
         object.__setattr__(self, "cap", _cap_interval(self.cap))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
-        draws = self.location + self.scale * gen.standard_cauchy(q)
-        if self.cap is not None:
-            draws = np.clip(draws, self.cap[0], self.cap[1])
-        return draws
+        return _clip(self.location + self.scale * gen.standard_cauchy(q), self.cap)
+
+    def _tails(self, low: float, high: float) -> tuple[float, float]:
+        if self.scale == 0:
+            return float(self.location < low), float(self.location > high)
+        law = stats.cauchy(self.location, self.scale)
+        return law.cdf(low), law.sf(high)
 
 
 @dataclass(frozen=True)
 class GaussianDelta(DeltaDistribution):
-    """Gaussian differences ``N(mean, sd^2)``.
+    """Gaussian differences ``N(mean, sd^2)``, optionally clipped.
 
     Parameters
     ----------
@@ -165,22 +211,32 @@ class GaussianDelta(DeltaDistribution):
         The mean difference (fraction of accuracy).
     sd : float
         The standard deviation, > 0.
+    cap : float or tuple of float, optional
+        As for :class:`CauchyDelta`: ``c > 0`` clips to ``[-c, c]``, ``(low, high)`` to
+        ``[low, high]``; no clipping by default.
 
     Raises
     ------
     TypeError, ValueError
-        If ``mean`` is not finite, or ``sd`` is not positive and finite.
+        If ``mean`` is not finite, ``sd`` is not positive and finite, or ``cap`` is not a
+        number > 0 or an interval.
     """
 
     mean: float
     sd: float
+    cap: float | tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mean", check_finite(self.mean, "mean"))
         object.__setattr__(self, "sd", check_positive(self.sd, "sd"))
+        object.__setattr__(self, "cap", _cap_interval(self.cap))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
-        return gen.normal(self.mean, self.sd, size=q)
+        return _clip(gen.normal(self.mean, self.sd, size=q), self.cap)
+
+    def _tails(self, low: float, high: float) -> tuple[float, float]:
+        law = stats.norm(self.mean, self.sd)
+        return law.cdf(low), law.sf(high)
 
 
 @dataclass(frozen=True)
@@ -198,12 +254,15 @@ class GaussianMixtureDelta(DeltaDistribution):
         The components' standard deviations, each > 0.
     weights : tuple of float, default (0.5, 0.5)
         The components' probabilities, each > 0, summing to 1 (within 1e-9).
+    cap : float or tuple of float, optional
+        As for :class:`CauchyDelta`; no clipping by default.
 
     Raises
     ------
     TypeError, ValueError
         If a value is not finite, an sd or weight is not positive, the three have
-        different lengths or are empty, or the weights do not sum to 1.
+        different lengths or are empty, the weights do not sum to 1, or ``cap`` is not a
+        number > 0 or an interval.
 
     References
     ----------
@@ -214,6 +273,7 @@ class GaussianMixtureDelta(DeltaDistribution):
     means: tuple[float, ...] = (0.005, 0.02)
     sds: tuple[float, ...] = (0.01, 0.01)
     weights: tuple[float, ...] = (0.5, 0.5)
+    cap: float | tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         means = tuple(check_finite(v, f"means[{i}]") for i, v in enumerate(self.means))
@@ -229,18 +289,25 @@ class GaussianMixtureDelta(DeltaDistribution):
         object.__setattr__(self, "means", means)
         object.__setattr__(self, "sds", sds)
         object.__setattr__(self, "weights", weights)
+        object.__setattr__(self, "cap", _cap_interval(self.cap))
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:
         component = gen.choice(len(self.weights), size=q, p=np.asarray(self.weights))
-        return gen.normal(np.asarray(self.means)[component], np.asarray(self.sds)[component])
+        draws = gen.normal(np.asarray(self.means)[component], np.asarray(self.sds)[component])
+        return _clip(draws, self.cap)
+
+    def _tails(self, low: float, high: float) -> tuple[float, float]:
+        laws = stats.norm(np.asarray(self.means), np.asarray(self.sds))
+        weights = np.asarray(self.weights)
+        return float(weights @ laws.cdf(low)), float(weights @ laws.sf(high))
 
 
 #: Each ``delta.distribution`` of a scenario: its class and the keys it takes.
 DISTRIBUTIONS: dict[str, tuple[type[DeltaDistribution], frozenset[str]]] = {
     "fixed": (FixedDelta, frozenset({"value"})),
     "cauchy": (CauchyDelta, frozenset({"location", "scale", "cap"})),
-    "gaussian": (GaussianDelta, frozenset({"mean", "sd"})),
-    "mixture": (GaussianMixtureDelta, frozenset({"means", "sds", "weights"})),
+    "gaussian": (GaussianDelta, frozenset({"mean", "sd", "cap"})),
+    "mixture": (GaussianMixtureDelta, frozenset({"means", "sds", "weights", "cap"})),
 }
 
 
@@ -262,8 +329,9 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
     spec : Mapping
         ``{"distribution": name, **parameters}`` with ``name`` one of ``"fixed"``
         (``value``), ``"cauchy"`` (``location``, ``scale``, optional ``cap``),
-        ``"gaussian"`` (``mean``, ``sd``) or ``"mixture"`` (optional ``means``, ``sds``,
-        ``weights``; the defaults are the bimodal mixture of Corani et al. 2017, Sec. 4.1).
+        ``"gaussian"`` (``mean``, ``sd``, optional ``cap``) or ``"mixture"`` (optional
+        ``means``, ``sds``, ``weights``, ``cap``; the defaults are the bimodal mixture of
+        Corani et al. 2017, Sec. 4.1).
 
     Returns
     -------
@@ -313,7 +381,7 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
             f"{sorted(required)}{also}"
         )
     if name == "mixture":
-        params = {k: tuple(v) for k, v in params.items()}
-    elif name == "cauchy" and isinstance(params.get("cap"), list):
+        params = {k: v if k == "cap" else tuple(v) for k, v in params.items()}
+    if isinstance(params.get("cap"), list):
         params["cap"] = tuple(params["cap"])
     return cls(**params)

@@ -78,7 +78,7 @@ Corani et al. (2017), Sec. 4 and App. 6.1; Corani & Benavoli (2015), Sec. 4.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -283,9 +283,62 @@ def _binary_plan(gen_spec: Mapping, scenario: Mapping) -> _BinaryPlan:
     plan = _BinaryPlan(
         name, runs, folds, dist, alpha, theta_star, regenerate, size_spec, negative, stratify
     )
-    if isinstance(dist, FixedDelta):  # known before any draw: refused when the file loads
-        _check_realisable(plan, np.array([dist.value]))
+    _check_support(plan)
     return plan
+
+
+#: The largest probability of a draw the generator cannot realise that a file may leave:
+#: at most 1 in 10,000 even for a campaign of a million draws of ``delta_i``.
+_MAX_MASS_OUTSIDE = 1e-10
+
+
+def _last_float(ok: Callable[[float], bool], inside: float, outside: float) -> float:
+    """The float nearest ``outside`` for which ``ok`` holds, by bisection between a float
+    where the monotone ``ok`` holds (``inside``) and one where it does not (``outside``)."""
+    while (middle := (inside + outside) / 2) not in (inside, outside):
+        inside, outside = (middle, outside) if ok(middle) else (inside, middle)
+    return inside
+
+
+def _realisable_interval(plan: _BinaryPlan) -> tuple[float, float, str]:
+    """The closed interval of differences the plan's generator realises, and its text.
+
+    For ``nb_features`` the ends are the floats that :func:`~.generators.nb_theta_g`
+    accepts (``theta* - delta`` in (0.5, 1] as computed), so that a cap at ``theta* - 1``
+    counts as inside whatever its rounding.
+    """
+    if plan.name == "nb_features":
+        theta = plan.theta_star
+
+        def ok(d: float) -> bool:
+            return 0.5 < theta - d <= 1.0
+
+        middle = theta - 0.75  # theta* - delta = 0.75: inside
+        low, high = _last_float(ok, middle, theta - 2), _last_float(ok, middle, theta)
+        return low, high, f"[{theta - 1:g}, {theta - 0.5:g})"
+    low = 0.0 if plan.negative == "error" else -0.5
+    return low, 0.5, f"[{low:g}, 0.5]"
+
+
+def _check_support(plan: _BinaryPlan) -> None:
+    """Refuse, when the file loads, a distribution whose draws the generator cannot realise.
+
+    A fixed difference outside the generator's range is refused as a draw would be; any
+    other distribution is refused when more than :data:`_MAX_MASS_OUTSIDE` of its draws
+    fall outside (the exact tail mass, :meth:`~.deltas.DeltaDistribution.mass_outside`).
+    """
+    if isinstance(plan.dist, FixedDelta):
+        _check_realisable(plan, np.array([plan.dist.value]))
+        return
+    low, high, text = _realisable_interval(plan)
+    mass = plan.dist.mass_outside(low, high)
+    if mass > _MAX_MASS_OUTSIDE:
+        raise ValueError(
+            f"delta: the {plan.name!r} generator can only realise differences in {text}, "
+            f"and {mass:.3g} of the draws of {plan.dist} fall outside it (at most "
+            f"{_MAX_MASS_OUTSIDE:g} allowed); give the distribution a cap within {text} "
+            "or make it narrower"
+        )
 
 
 def _check_realisable(plan: _BinaryPlan, delta: np.ndarray) -> None:
