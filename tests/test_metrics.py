@@ -134,6 +134,26 @@ def test_aggregate_does_not_depend_on_row_order():
     )
 
 
+def test_aggregate_reads_in_the_grids_order_and_cuts_a_losss_bar_at_zero():
+    # points q~5, q~10, q~50: in the grid's order, not the labels' (q~10 < q~5 as text);
+    # one loss of 19 in 40 runs: 0.475 -/+ 2 x 0.475 would reach below 0
+    rows = pd.DataFrame(
+        [
+            {"experiment": "X", "point": f"q~{q}", "q": q, "replication": r, "test": "dp",
+             "loss": 19.0 if r == 0 else 0.0}
+            for q in (50, 10, 5) for r in range(40)
+        ]
+    )  # fmt: skip
+    metrics = [{"id": "loss", "kind": "mean", "column": "loss"}]
+    agg = aggregate(rows, metrics, ["q"])
+    assert list(agg["point"]) == ["q~5", "q~10", "q~50"]
+    se = 19.0 * np.sqrt(1 / 40 * 39 / 40 / 39)  # sd (ddof=1) of one 19 in 40, over sqrt(40)
+    assert agg["se"].to_numpy() == pytest.approx([se] * 3, rel=1e-12)
+    assert (agg["low"] == 0.0).all() and agg["high"].to_numpy() == pytest.approx(
+        [0.475 + 2 * se] * 3, rel=1e-12
+    )
+
+
 def test_aggregate_names_a_missing_column():
     rows = _rows(np.random.default_rng(7))
     with pytest.raises(ValueError, match="column 'p_left' is not in the results"):
@@ -278,6 +298,10 @@ def test_error_bounds_are_wilson_s_interval_for_shares_and_two_se_otherwise():
         0.05
     )
     assert np.isnan(out["low"].iloc[-1]) and np.isnan(out["high"].iloc[-1])
+    # a mean that cannot be negative (a loss) is cut at 0 below, unchanged above
+    cut = error_bounds(table, {"power": "rate", "loss": "mean"}, non_negative=["loss"])
+    assert (cut["low"].iloc[-2], cut["high"].iloc[-2]) == (0.0, pytest.approx(0.05))
+    pd.testing.assert_frame_equal(cut.drop(index=len(counts)), out.drop(index=len(counts)))
     # a metric the mapping does not list (an analysis' number) is not a share: 0 of 40
     # keeps 0 +/- 2 x 0, not Wilson's upper end 4 / 44
     assert error_bounds(table, {})["high"].iloc[0] == 0.0

@@ -57,12 +57,14 @@ Wilcoxon signed-rank test based on the Dirichlet process. ICML, Sec. 5 (replicab
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from cvcompare.experiments.registry import NON_NEGATIVE_COLUMNS
 
 __all__ = [
     "METRIC_KINDS",
@@ -409,7 +411,12 @@ METRIC_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any], Any], Any]] =
 PROPORTION_KINDS = frozenset({"rate", "share_above", "evidence", "histogram"})
 
 
-def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) -> pd.DataFrame:
+def error_bounds(
+    table: pd.DataFrame,
+    kinds: Mapping[str, str],
+    z: float = 2.0,
+    non_negative: Collection[str] = (),
+) -> pd.DataFrame:
     """``table`` with columns ``low`` and ``high``: the error bars of its estimates.
 
     A share of replications (a metric of a kind in :data:`PROPORTION_KINDS`) gets Wilson's
@@ -419,8 +426,10 @@ def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) 
 
     which stays within [0, 1] and has a width when no (or every) replication succeeds,
     where ``value -/+ z se`` would pass below 0 or have none (Agresti & Coull 1998). Any
-    other estimate gets ``value -/+ z se``. With ``z = 2``, either is an interval of about
-    95%.
+    other estimate gets ``value -/+ z se``, cut at 0 for a mean that cannot be negative (a
+    metric in ``non_negative``, e.g. an average loss): the interval's part below 0 holds
+    no value the mean can take, so cutting it keeps the coverage. With ``z = 2``, either is
+    an interval of about 95%.
 
     Parameters
     ----------
@@ -431,6 +440,8 @@ def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) 
         number) is not a share.
     z : float
         Multiplier of the standard error.
+    non_negative : collection of str
+        The ids of the metrics whose value cannot be negative.
 
     Returns
     -------
@@ -456,6 +467,8 @@ def error_bounds(table: pd.DataFrame, kinds: Mapping[str, str], z: float = 2.0) 
         # (NaN, where no replication counts, stays NaN)
         out.loc[share, "low"] = np.clip(np.minimum(centre - half, p), 0.0, None)
         out.loc[share, "high"] = np.clip(np.maximum(centre + half, p), None, 1.0)
+    floor = out["metric"].isin(non_negative).to_numpy(bool) & ~share
+    out.loc[floor, "low"] = out.loc[floor, "low"].clip(lower=0.0)
     return out
 
 
@@ -468,6 +481,12 @@ def _given(rows: pd.DataFrame, m: Mapping[str, Any], by_test: Mapping[str, pd.Da
         raise ValueError(f"metric {m['id']!r}: no rows for the given test {m['given']['test']!r}")
     keep = cond["replication"][_bool_column(cond, m["given"]["column"], m["id"])]
     return rows[rows["replication"].isin(keep)]
+
+
+def _sort_key(column: pd.Series) -> pd.Series:
+    """A column's values as numbers where all of them are, as text otherwise."""
+    numbers = pd.to_numeric(column, errors="coerce")
+    return numbers if numbers.notna().all() else column.astype(str)
 
 
 def aggregate(
@@ -493,8 +512,10 @@ def aggregate(
         the grid columns, ``test``, ``metric``, ``value``, ``se``, ``low`` and ``high``
         (the error bar of :func:`error_bounds`: Wilson's interval for a share of
         replications), ``n`` and ``uncertainty`` (``"Monte Carlo"``), plus ``bin_low`` and
-        ``bin_high`` when a ``histogram`` metric is declared (one row per bin); sorted, so
-        that the table does not depend on the order in which replications were computed.
+        ``bin_high`` when a ``histogram`` metric is declared (one row per bin); sorted by
+        the grid columns (numerically where all their values are numbers), so that the
+        table reads in the grid's order (q = 5, 10, 25, not 10, 25, 5) and does not depend
+        on the order in which replications were computed.
     """
     out = []
     rows = rows.sort_values(["point", "test", "replication"], kind="stable")
@@ -530,8 +551,11 @@ def aggregate(
     keys = ["experiment", "point", *grid, "test", "metric", *bins]
     table = (
         pd.DataFrame(out, columns=[*keys, "value", "se", "n", "uncertainty"])
-        .sort_values(["point", "metric", "test", *bins])
+        .sort_values([*grid, "point", "metric", "test", *bins], key=_sort_key, kind="stable")
         .reset_index(drop=True)
     )
-    table = error_bounds(table, {m["id"]: m["kind"] for m in metrics})
+    non_negative = [
+        m["id"] for m in metrics if m["kind"] == "mean" and m.get("column") in NON_NEGATIVE_COLUMNS
+    ]
+    table = error_bounds(table, {m["id"]: m["kind"] for m in metrics}, non_negative=non_negative)
     return table[[*keys, "value", "se", "low", "high", "n", "uncertainty"]]

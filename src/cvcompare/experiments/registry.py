@@ -71,6 +71,7 @@ from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 __all__ = [
     "BOOLEAN_COLUMNS",
     "COMMON_COLUMNS",
+    "NON_NEGATIVE_COLUMNS",
     "TESTS",
     "RegisteredTest",
     "check_settings",
@@ -569,6 +570,10 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
 
 #: Columns of the loss-based decisions of Benavoli et al. (2014), Sec. 4.
 _LOSS_COLUMNS = {"decision", "prefer_y", "error", "loss"}
+
+#: Columns that no test writes a negative value to (losses, squared errors): their means'
+#: error bars stop at 0 (:func:`cvcompare.experiments.metrics.error_bounds`).
+NON_NEGATIVE_COLUMNS = frozenset({"loss", "sq_err_mle", "sq_err_shrinkage"})
 
 
 def loss_columns(decision: str, sim: Any, settings: Mapping[str, Any]) -> dict[str, Any]:

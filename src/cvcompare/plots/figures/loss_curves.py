@@ -65,9 +65,9 @@ def figure_w_f2(
         One panel per ``l1`` (``l0 = 1``): the average loss of Dp(s = 0) and of the
         Wilcoxon test, the average loss of IDP over its determinate runs and the share of
         runs in which IDP is indeterminate, against ``Delta``, as in Benavoli et al.
-        (2014), Fig. 2; error bars are two Monte Carlo standard errors (for the share of
-        indeterminate runs, Wilson's interval). The legend sits
-        below the panels, clear of the curves.
+        (2014), Fig. 2; error bars are two Monte Carlo standard errors, cut at 0 for the
+        losses (the aggregate's ``low``), and Wilson's interval for the share of
+        indeterminate runs. The legend sits below the panels, clear of the curves.
     """
     tables = {m: select(aggregate, m, ["delta", "l1"]) for m in {s[0] for s in _SERIES}}
     shown = [v for v in losses if (tables["loss"]["l1"] == v).any()]
