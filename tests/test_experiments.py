@@ -639,6 +639,12 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
         assert sorted(drawn) == ["Poisson-binomial", "signed_rank"]
         expected = agg[(agg["m"] == m) & (agg["test"] == "poisson")].sort_values("delta")
         np.testing.assert_array_equal(drawn["Poisson-binomial"], expected["value"])
+        # the two tests' curves are 0.8% of the span of delta apart, centred on its values,
+        # so that equal values do not hide one of them
+        at = {c.get_label(): np.asarray(c.lines[0].get_xdata(), float) for c in ax.containers}
+        span = np.ptp(expected["delta"])
+        np.testing.assert_allclose(at["Poisson-binomial"], expected["delta"] - 0.004 * span)
+        np.testing.assert_allclose(at["signed_rank"], expected["delta"] + 0.004 * span)
         assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
     (legend,) = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == [
