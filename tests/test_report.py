@@ -740,9 +740,9 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
     assert (row.p_left, row.p_rope, row.p_right) == fit.probs()
     assert (row.p_left_se, row.p_rope_se, row.p_right_se) == fit.probs_se()
     assert row.diagnostics_ok == fit.diagnostics.ok
-    assert row.verdict == {"right": "rf", "left": "svm", "rope": "equivalent"}.get(
-        fit.decision(), "none"
-    )
+    verdict = {"right": "first", "left": "second", "rope": "equivalent"}.get(fit.decision(), "none")
+    assert row.verdict == verdict
+    assert row.better == {"first": "rf", "second": "svm"}.get(verdict, "")
 
 
 @pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
@@ -1144,13 +1144,14 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
             assert (row.pvalue, row.pvalue_holm) == pytest.approx((p, h), rel=1e-12)
             m = means[pair]
             if test == "sign":  # the side with more wins
-                side = pair[0] if np.sum(m > 0) > np.sum(m < 0) else pair[1]
+                side = "first" if np.sum(m > 0) > np.sum(m < 0) else "second"
             else:  # the side with the larger rank sum of the absolute differences
                 ranks = stats.rankdata(np.abs(m[m != 0]))
-                side = (
-                    pair[0] if ranks[m[m != 0] > 0].sum() > ranks[m[m != 0] < 0].sum() else pair[1]
-                )
+                larger = ranks[m[m != 0] > 0].sum() > ranks[m[m != 0] < 0].sum()
+                side = "first" if larger else "second"
             assert row.verdict == (side if h < 0.05 else "none")
+            named = pair[0] if side == "first" else pair[1]
+            assert row.better == (named if h < 0.05 else "")
     for pair in results.pairs:
         key = (pair.first, pair.second)
         bsr = rows.loc[(*key, "bayes_signed_rank")]
@@ -1170,8 +1171,8 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
         poisson = rows.loc[(*key, "poisson")]
         assert poisson.p_right == pair.poisson.prob_majority
         assert poisson.verdict == (
-            pair.first if pair.poisson.prob_majority > 0.95 else
-            pair.second if pair.poisson.prob_majority_negative > 0.95 else "none"
+            "first" if pair.poisson.prob_majority > 0.95 else
+            "second" if pair.poisson.prob_majority_negative > 0.95 else "none"
         )  # fmt: skip
     # two learners alike: within the rope for the Bayesian tests with one; no significant
     # difference for the two-sided tests (p 0.055 and 0.070 here: their "none" branch)
@@ -1184,6 +1185,14 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
     )
     assert (alike[["bayes_signed_rank", "bayes_sign"]] == "equivalent").all()
     assert (alike[["wilcoxon", "sign", "poisson"]] == "none").all()
+    # learners named like verdicts: the verdict says which side, `better` names it
+    named = compare_learners(
+        _table(learners=(("none", 0.03), ("equivalent", 0.0))),
+        hierarchical=False,
+        n_samples=N,
+        seed=3,
+    ).to_frame()
+    assert (named["verdict"] == "first").all() and (named["better"] == "none").all()
     # a short repr: the learners and pairs, not every array of every result
     text = repr(results)
     assert text.startswith("ComparisonResults(learners=['rf', 'svm', 'knn']") and len(text) < 400

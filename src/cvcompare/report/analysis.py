@@ -257,27 +257,33 @@ class PairResult:
         """Number of data sets."""
         return len(self.datasets)
 
-    def idp_better(self, threshold: float) -> str:
-        """The learner the IDP test declares better at ``threshold``, or ``"none"`` or
-        ``"indeterminate"`` (:meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`); on
-        two or more data sets."""
+    def learner(self, verdict: str) -> str:
+        """The name of the learner a verdict ``"first"`` or ``"second"`` declares better;
+        any other verdict (``"none"``, ``"equivalent"``, ``"indeterminate"``) unchanged."""
+        return {"first": self.first, "second": self.second}.get(verdict, verdict)
+
+    def idp_verdict(self, threshold: float) -> str:
+        """Which learner the IDP test declares better at ``threshold``: ``"first"``,
+        ``"second"``, ``"none"`` or ``"indeterminate"``
+        (:meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`); on two or more data
+        sets."""
         verdict = self.idp.decision(threshold)
-        return {"right": self.first, "left": self.second}.get(verdict, verdict)
+        return {"right": "first", "left": "second"}.get(verdict, verdict)
 
-    def poisson_better(self) -> str:
-        """The learner the Poisson-binomial test declares better, or ``"none"``; on two or
-        more data sets."""
+    def poisson_verdict(self) -> str:
+        """Which learner the Poisson-binomial test declares better: ``"first"``,
+        ``"second"`` or ``"none"``; on two or more data sets."""
         if self.poisson.decision:
-            return self.first
-        return self.second if self.poisson.decision_negative else "none"
+            return "first"
+        return "second" if self.poisson.decision_negative else "none"
 
-    def two_sided_better(self, test: str, alpha: float) -> str:
-        """The learner that the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
-        better, where its Holm-adjusted p-value is below ``alpha``, or ``"none"``; on two or
-        more data sets."""
+    def two_sided_verdict(self, test: str, alpha: float) -> str:
+        """Which learner the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
+        better where its Holm-adjusted p-value is below ``alpha``: ``"first"``,
+        ``"second"`` or ``"none"``; on two or more data sets."""
         if self.holm[test] >= alpha:
             return "none"
-        return self.first if getattr(self, test).side > 0 else self.second
+        return "first" if getattr(self, test).side > 0 else "second"
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,16 +352,18 @@ class ComparisonResults:
               ``p_right_upper_se`` their Monte Carlo standard errors;
             - ``pvalue``, ``pvalue_holm``: the two-sided p-value and its Holm adjustment
               over the pairs (``wilcoxon``, ``sign``);
-            - ``verdict``: the learner declared better, ``"equivalent"``, ``"none"`` or
-              ``"indeterminate"`` (IDP), at the settings' threshold (alpha for
-              ``poisson``, ``wilcoxon`` and ``sign``, on the Holm-adjusted p-value);
+            - ``verdict``: ``"first"`` or ``"second"`` (the learner declared better),
+              ``"equivalent"``, ``"none"`` or ``"indeterminate"`` (IDP), at the settings'
+              threshold (alpha for ``poisson``, ``wilcoxon`` and ``sign``, on the
+              Holm-adjusted p-value); words that no learner's name can be mistaken for;
+            - ``better``: the name of the learner declared better, empty otherwise;
             - ``diagnostics_ok``: whether the hierarchical fit passed the sampler's checks.
         """
         s, rows = self.settings, []
         for p in self.pairs:
             if p.bayes_signed_rank is None:
                 continue
-            names = {"right": p.first, "left": p.second, "rope": "equivalent"}
+            sides = {"right": "first", "left": "second", "rope": "equivalent"}
             pair = {"first": p.first, "second": p.second}
             bayes = [("bayes_signed_rank", p.bayes_signed_rank), ("bayes_sign", p.bayes_sign)]
             if p.hierarchical is not None:
@@ -365,31 +373,36 @@ class ComparisonResults:
                 if hasattr(res, "probs_se"):
                     se = ("p_left_se", "p_rope_se", "p_right_se")
                     row |= dict(zip(se, res.probs_se(), strict=True))
-                verdict = names.get(res.decision(s.threshold), "none")
+                verdict = sides.get(res.decision(s.threshold), "none")
                 rows.append(pair | {"test": test} | row | {"verdict": verdict})
                 if test == "hierarchical":
                     rows[-1]["diagnostics_ok"] = res.diagnostics.ok
             dp = {"p_left": p.dp.prob_less, "p_right": p.dp.prob_greater}
             dp |= {"p_left_se": p.dp.prob_less_se, "p_right_se": p.dp.mc_se}
-            verdict = names.get(p.dp.decision(s.threshold), "none")
+            verdict = sides.get(p.dp.decision(s.threshold), "none")
             rows.append(pair | {"test": "dp"} | dp | {"verdict": verdict})
             idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
             idp |= {"p_right_lower_se": p.idp.lower_mc_se, "p_right_upper_se": p.idp.upper_mc_se}
-            rows.append(pair | {"test": "idp"} | idp | {"verdict": p.idp_better(s.threshold)})
+            rows.append(pair | {"test": "idp"} | idp | {"verdict": p.idp_verdict(s.threshold)})
             rows.append(
                 pair
                 | {"test": "poisson", "p_left": p.poisson.prob_majority_negative}
-                | {"p_right": p.poisson.prob_majority, "verdict": p.poisson_better()}
+                | {"p_right": p.poisson.prob_majority, "verdict": p.poisson_verdict()}
             )
             for test in ("wilcoxon", "sign"):
                 pvalues = {"pvalue": getattr(p, test).pvalue, "pvalue_holm": p.holm[test]}
-                verdict = p.two_sided_better(test, s.alpha)
+                verdict = p.two_sided_verdict(test, s.alpha)
                 rows.append(pair | {"test": test} | pvalues | {"verdict": verdict})
         columns = ["first", "second", "test", "p_left", "p_rope", "p_right"]
         columns += ["p_left_se", "p_rope_se", "p_right_se", "p_right_lower", "p_right_upper"]
         columns += ["p_right_lower_se", "p_right_upper_se"]
-        columns += ["pvalue", "pvalue_holm", "verdict", "diagnostics_ok"]
-        return pd.DataFrame(rows, columns=columns)
+        columns += ["pvalue", "pvalue_holm", "verdict", "better", "diagnostics_ok"]
+        frame = pd.DataFrame(rows, columns=columns)
+        named = frame["verdict"].isin(["first", "second"])
+        frame["better"] = np.where(
+            named, np.where(frame["verdict"] == "first", frame["first"], frame["second"]), ""
+        )
+        return frame
 
     def __repr__(self) -> str:
         """A one-line summary (the results themselves are in ``pairs`` and ``friedman``)."""

@@ -84,8 +84,8 @@ def _summary_table(results: ComparisonResults):
                 _hierarchical_cell(p, thr),
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
-                p.idp_better(thr),
-                p.poisson_better(),
+                p.learner(p.idp_verdict(thr)),
+                p.learner(p.poisson_verdict()),
                 _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
                 _two_sided_cell(p, "sign", results.settings.alpha, several),
             ]
@@ -108,8 +108,8 @@ def _two_sided_cell(pair: PairResult, test: str, alpha: float, several: bool) ->
     Holm-adjusted one (over one pair, the p-value itself), after the learner its statistic
     favours where the adjusted p-value is below ``alpha``."""
     res, holm = getattr(pair, test), pair.holm[test]
-    better = pair.two_sided_better(test, alpha)
-    named = "" if better == "none" else f"{better} better, "
+    verdict = pair.two_sided_verdict(test, alpha)
+    named = "" if verdict == "none" else f"{pair.learner(verdict)} better, "
     return f"{named}{res.pvalue:.3g}" + (f" ({holm:.3g})" if several else "")
 
 
