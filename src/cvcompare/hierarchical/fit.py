@@ -220,7 +220,7 @@ def fit_hierarchical(
         p_right=p_right,
         rope=rope,
         rho=rho,
-        scale=s,
+        divisor=s,
         nu_prior=nu_prior,
         top_level=top_level,
         runner=out.runner,

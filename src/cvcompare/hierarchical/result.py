@@ -129,8 +129,9 @@ class HierarchicalResult(BayesianDecisionMixin):
         The rope used, on the original scale.
     rho : float
         Correlation between fold differences assumed by the likelihood.
-    scale : float
-        The divisor applied before fitting (mean per-data-set standard deviation).
+    divisor : float
+        What the differences were divided by before fitting (the mean per-data-set
+        standard deviation); the draws are multiplied back by it.
     nu_prior, top_level, runner : str
         The model variant and the Stan interface that ran it.
     runner_version : str
@@ -153,7 +154,7 @@ class HierarchicalResult(BayesianDecisionMixin):
     p_right: float
     rope: tuple[float, float]
     rho: float
-    scale: float
+    divisor: float
     nu_prior: str
     top_level: str
     runner: str
