@@ -285,7 +285,9 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         # a fixed difference the generator cannot realise (theta = 0.5 + |delta| <= 1)
         (
             lambda r: r["grid"][0].update(values=[0.0, 0.6]),
-            r"scenario at grid point delta~0.6/m~1: delta: \|delta\| must be at most 0.5",
+            r"scenario at grid point delta~0.6/m~1: delta: the 'bn_vs_zeror' generator can only "
+            r"realise differences in \[-0.5, 0.5\] \(theta = 0.5 \+ \|delta\| <= 1\); got "
+            r"delta\[0\] = 0.6",
         ),
         # a distribution too wide for the generator (it failed only in the simulation jobs):
         # 2 Phi(-0.5 / 0.2) = 0.0124 of the draws are beyond +-0.5
@@ -295,7 +297,8 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
                 r["grid"][0].update(path="delta.mean"),
             ),
             r"scenario at grid point delta~0.0/m~1: delta: the 'bn_vs_zeror' generator can only "
-            r"realise differences in \[-0.5, 0.5\], and 0.0124 of the draws",
+            r"realise differences in \[-0.5, 0.5\] \(theta = 0.5 \+ \|delta\| <= 1\), and 0.0124 "
+            r"of the draws",
         ),
         (
             lambda r: r["metrics"][0].update(column="rejected"),
@@ -663,6 +666,12 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     assert [t.get_text() for t in legend.get_texts()] == [
         "Wilcoxon, m = 1", "poisson, m = 1", "Wilcoxon, m = 2", "poisson, m = 2"
     ]  # fmt: skip
+    # an axis of words (or of numbers written as text) is drawn as it is, not shifted
+    for words in (["1-27", "all"], ["5", "10"]):
+        text = agg[agg["m"] == 1].assign(delta=lambda t, w=words: t["delta"].map(
+            dict(zip(sorted(t["delta"].unique()), w, strict=True))))  # fmt: skip
+        (ax,) = figure_curves(text, title="t", **_CURVES).axes
+        assert [list(c.lines[0].get_xdata()) for c in ax.containers] == [sorted(words)] * 2
     # an axis left out gives two rows per point: refused, not drawn over each other
     with pytest.raises(ValueError, match="several rows at one value of 'delta'"):
         figure_curves(agg, title="t", **_CURVES)

@@ -367,6 +367,14 @@ def test_w_f2_runs_end_to_end_at_smoke_fidelity(tmp_path):
     assert 0 <= table["reproduced"].iloc[0] <= 1 and table["n"].iloc[0] == n
     fig = FIGURES["figure_w_f2"](agg, title=spec.title)
     assert len(fig.axes) == 1 and len(fig.axes[0].containers) == 4  # l1 = 19 only at smoke
+    # the losses' bars stop at 0 (aggregate's `low`), and the legend says so
+    losses = agg[agg.metric.isin(["loss", "loss_determinate"])]
+    assert (losses["low"] >= 0).all()
+    (legend,) = fig.legends
+    assert legend.get_title().get_text() == (
+        "error bars: ± 2 Monte Carlo standard errors, cut at 0 for the losses "
+        "(shares: Wilson's interval)"
+    )
     long = pivot_table(agg, spec.table, {"delta": spec.grid[0].values, "l1": spec.grid[1].values})
     header = "| metric | test | delta | l1 = 1 | l1 = 19 |"
     assert header in table_markdown(long, spec.table, spec.title)

@@ -154,6 +154,19 @@ def test_aggregate_reads_in_the_grids_order_and_cuts_a_losss_bar_at_zero():
     )
 
 
+def test_aggregate_sorts_a_grid_of_numbers_and_words_numbers_first():
+    # q: [50, 10, 5, all] (a word among numbers, as a schema allows): 5, 10, 50, all
+    rows = pd.DataFrame(
+        [
+            {"experiment": "X", "point": f"q~{q}", "q": q, "replication": r, "test": "a",
+             "reject": r % 2 == 0}
+            for q in (50, 10, 5, "all") for r in range(4)
+        ]
+    )  # fmt: skip
+    agg = aggregate(rows, [{"id": "power", "kind": "rate", "column": "reject"}], ["q"])
+    assert list(agg["q"]) == [5, 10, 50, "all"]
+
+
 def test_aggregate_names_a_missing_column():
     rows = _rows(np.random.default_rng(7))
     with pytest.raises(ValueError, match="column 'p_left' is not in the results"):

@@ -853,6 +853,16 @@ def test_summary_table_names_the_learner_a_significant_two_sided_test_favours():
             assert cell == (f"{winner} better, {expected}" if holm < 0.05 else expected)
     rf_knn = rows[("rf", "knn")]
     assert rf_knn[8].startswith("rf better, ") and rf_knn[9].startswith("rf better, ")
+    # the IDP and Poisson-binomial cells name the learner as the other cells do
+    for pair in results.pairs:
+        cells = rows[(pair.first, pair.second)]
+        for verdict, cell in (
+            (pair.idp_verdict(0.95), cells[6]),
+            (pair.poisson_verdict(), cells[7]),
+        ):
+            named = {"first": f"{pair.first} better", "second": f"{pair.second} better"}
+            assert cell == named.get(verdict, {"none": "undecided"}.get(verdict, verdict))
+    assert rf_knn[6] == rf_knn[7] == "rf better"
 
 
 def test_exchanging_two_learners_scores_mirrors_their_pair():

@@ -142,6 +142,11 @@ def test_cauchy_with_zero_scale_is_the_point_mass_at_its_location():
         GaussianDelta(0.05, 0.1, cap=0.2),
         GaussianMixtureDelta((-0.1, 0.2), (0.05, 0.1), (0.3, 0.7)),
         GaussianMixtureDelta((-0.1, 0.2), (0.05, 0.1), (0.3, 0.7), cap=(-0.1, 0.5)),
+        # caps wholly beyond one end: every draw is clipped outside
+        GaussianDelta(0.0, 0.01, cap=(0.41, 0.45)),
+        GaussianDelta(0.0, 0.01, cap=(-0.9, -0.8)),
+        CauchyDelta(0.0, 0.0, cap=(0.5, 0.6)),
+        CauchyDelta(0.0, 0.05, cap=(-1.0, -0.5)),
     ],
 )
 def test_mass_outside_matches_the_share_of_draws_outside(dist):

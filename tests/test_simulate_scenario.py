@@ -90,7 +90,10 @@ def test_bn_generator_difference_and_the_swap_of_negative_deltas(sign):
     assert np.all(network.mean(axis=1) > 0.7)
     if sign < 0:
         err = dict(scen, generator={"name": "bn_vs_zeror", "negative_delta": "error"})
-        with pytest.raises(ValueError, match="negative_delta='error'"):
+        with pytest.raises(
+            ValueError,
+            match=r"differences in \[0, 0.5\] \(negative_delta: error\); got delta\[0\] = -0.3",
+        ):
             simulate_comparison(err, q=5, rng=4)
 
 
@@ -108,7 +111,10 @@ def test_bn_generator_difference_and_the_swap_of_negative_deltas(sign):
         ({"cv": {"repeats": 10}}, "cv: unknown key"),
         ({"n_instances": -5}, "n_instances: expected an integer >= 2"),
         ({"n_instances": []}, "n_instances: expected a non-empty list"),
-        ({"delta": {"distribution": "fixed", "value": 0.45}}, "delta: theta_star - delta"),
+        (
+            {"delta": {"distribution": "fixed", "value": 0.45}},
+            r"in \[-0.1, 0.4\) \(theta_star = 0.9\)",
+        ),
         (
             {"delta": {"distribution": "cauchy", "location": 0, "scale": 1}},
             r"delta: the .nb_features. generator can only realise differences in \[-0.1, 0.4\)",
@@ -133,17 +139,33 @@ def test_missing_keys_and_bad_q():
         simulate_comparison(H, q=0, rng=1)
     with pytest.raises(ValueError, match="ground_truth: only used by the 'friedman'"):
         simulate_comparison(H, q=2, rng=1, ground_truth={})
-    with pytest.raises(ValueError, match=r"\|delta\| must be at most 0.5"):
+    with pytest.raises(ValueError, match=r"\[-0.5, 0.5\] \(theta = 0.5 \+ \|delta\| <= 1\)"):
         simulate_comparison(P | {"delta": {"distribution": "fixed", "value": 0.6}}, q=2, rng=1)
 
 
 @pytest.mark.parametrize(
     ("generator", "value", "message"),
     [
-        ({"name": "bn_vs_zeror"}, 0.6, r"\|delta\| must be at most 0.5"),
-        ({"name": "bn_vs_zeror", "negative_delta": "error"}, -0.1, "cannot be realised"),
-        ({"name": "nb_features"}, 0.4, r"delta in \[-0.1, 0.4\); got delta\[0\] = 0.4"),
-        ({"name": "nb_features", "theta_star": 0.8}, -0.25, r"delta in \[-0.2, 0.3\)"),
+        (
+            {"name": "bn_vs_zeror"},
+            0.6,
+            r"in \[-0.5, 0.5\] \(theta = 0.5 \+ \|delta\| <= 1\); got delta\[0\] = 0.6",
+        ),
+        (
+            {"name": "bn_vs_zeror", "negative_delta": "error"},
+            -0.1,
+            r"in \[0, 0.5\] \(negative_delta: error\)",
+        ),
+        (
+            {"name": "nb_features"},
+            0.4,
+            r"in \[-0.1, 0.4\) \(theta_star = 0.9\); got delta\[0\] = 0.4",
+        ),
+        (
+            {"name": "nb_features", "theta_star": 0.8},
+            -0.25,
+            r"in \[-0.2, 0.3\) \(theta_star = 0.8\)",
+        ),
     ],
 )
 def test_a_fixed_difference_the_generator_cannot_realise_is_refused_before_any_draw(
@@ -164,17 +186,19 @@ def test_a_fixed_difference_the_generator_cannot_realise_is_refused_before_any_d
         (
             {"name": "nb_features"},
             {"distribution": "gaussian", "mean": 0.0, "sd": 0.02},
-            r"realise differences in \[-0.1, 0.4\), and 2.87e-07 of the draws",
+            r"realise differences in \[-0.1, 0.4\) \(theta_star = 0.9\), and 2.87e-07 of the draws",
         ),
         (
             {"name": "bn_vs_zeror", "negative_delta": "error"},
             {"distribution": "mixture", "means": [0.1], "sds": [0.03], "weights": [1]},
-            r"realise differences in \[0, 0.5\], and 0.000429 of the draws",
+            r"realise differences in \[0, 0.5\] \(negative_delta: error\), and 0.000429 of the "
+            r"draws",
         ),
         (
             {"name": "bn_vs_zeror"},
             {"distribution": "cauchy", "location": 0.0, "scale": 0.01, "cap": 0.6},
-            r"realise differences in \[-0.5, 0.5\], and 0.0127 of the draws",
+            r"realise differences in \[-0.5, 0.5\] \(theta = 0.5 \+ \|delta\| <= 1\), and "
+            r"0.0127 of the draws",
         ),
     ],
 )
@@ -185,7 +209,9 @@ def test_a_distribution_whose_draws_the_generator_cannot_realise_is_refused_when
     # end is 20 sd away); Phi(-0.1 / 0.03) = 0.000429; 2 (1/2 - arctan(0.5 / 0.01) / pi) =
     # 0.0127 (a cap beyond the range leaves the tails beyond it)
     scenario = P | {"generator": generator, "delta": delta}
-    with pytest.raises(ValueError, match=message + r".*give the distribution a cap within"):
+    with pytest.raises(
+        ValueError, match=message + r".*give the distribution a cap within that range"
+    ):
         check_scenario(scenario, q=2)
     # a cap inside the generator's range makes it realisable (the simulation runs)
     low = 0.0 if generator.get("negative_delta") == "error" else -0.1

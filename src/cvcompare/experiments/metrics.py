@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -483,10 +484,17 @@ def _given(rows: pd.DataFrame, m: Mapping[str, Any], by_test: Mapping[str, pd.Da
     return rows[rows["replication"].isin(keep)]
 
 
+def _value_order(value: object) -> tuple[int, float, str]:
+    """Where a grid value sorts: numbers ascending, then words, then missing values."""
+    if isinstance(value, Real) and not isinstance(value, bool | np.bool_):
+        return (2, 0.0, "") if np.isnan(value) else (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
 def _sort_key(column: pd.Series) -> pd.Series:
-    """A column's values as numbers where all of them are, as text otherwise."""
-    numbers = pd.to_numeric(column, errors="coerce")
-    return numbers if numbers.notna().all() else column.astype(str)
+    """A column's values as their ranks under :func:`_value_order`."""
+    rank = {v: i for i, v in enumerate(sorted(column.unique(), key=_value_order))}
+    return column.map(rank)
 
 
 def aggregate(
@@ -513,9 +521,9 @@ def aggregate(
         (the error bar of :func:`error_bounds`: Wilson's interval for a share of
         replications), ``n`` and ``uncertainty`` (``"Monte Carlo"``), plus ``bin_low`` and
         ``bin_high`` when a ``histogram`` metric is declared (one row per bin); sorted by
-        the grid columns (numerically where all their values are numbers), so that the
-        table reads in the grid's order (q = 5, 10, 25, not 10, 25, 5) and does not depend
-        on the order in which replications were computed.
+        the grid columns, each ascending with numbers before words (q = 5, 10, 25, all;
+        not 10, 25, 5 as text), so that the table does not depend on the order in which
+        replications were computed.
     """
     out = []
     rows = rows.sort_values(["point", "test", "replication"], kind="stable")

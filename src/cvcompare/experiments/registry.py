@@ -571,8 +571,8 @@ def _hierarchical(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
 #: Columns of the loss-based decisions of Benavoli et al. (2014), Sec. 4.
 _LOSS_COLUMNS = {"decision", "prefer_y", "error", "loss"}
 
-#: Columns that no test writes a negative value to (losses, squared errors): their means'
-#: error bars stop at 0 (:func:`cvcompare.experiments.metrics.error_bounds`).
+#: The losses and squared errors the tests write, never negative: their means' error bars
+#: stop at 0 (:func:`cvcompare.experiments.metrics.error_bounds`).
 NON_NEGATIVE_COLUMNS = frozenset({"loss", "sq_err_mle", "sq_err_shrinkage"})
 
 

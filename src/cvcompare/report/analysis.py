@@ -363,6 +363,7 @@ class ComparisonResults:
         for p in self.pairs:
             if p.bayes_signed_rank is None:
                 continue
+            start = len(rows)
             sides = {"right": "first", "left": "second", "rope": "equivalent"}
             pair = {"first": p.first, "second": p.second}
             bayes = [("bayes_signed_rank", p.bayes_signed_rank), ("bayes_sign", p.bayes_sign)]
@@ -393,16 +394,14 @@ class ComparisonResults:
                 pvalues = {"pvalue": getattr(p, test).pvalue, "pvalue_holm": p.holm[test]}
                 verdict = p.two_sided_verdict(test, s.alpha)
                 rows.append(pair | {"test": test} | pvalues | {"verdict": verdict})
+            for row in rows[start:]:
+                named = row["verdict"] in ("first", "second")
+                row["better"] = p.learner(row["verdict"]) if named else ""
         columns = ["first", "second", "test", "p_left", "p_rope", "p_right"]
         columns += ["p_left_se", "p_rope_se", "p_right_se", "p_right_lower", "p_right_upper"]
         columns += ["p_right_lower_se", "p_right_upper_se"]
         columns += ["pvalue", "pvalue_holm", "verdict", "better", "diagnostics_ok"]
-        frame = pd.DataFrame(rows, columns=columns)
-        named = frame["verdict"].isin(["first", "second"])
-        frame["better"] = np.where(
-            named, np.where(frame["verdict"] == "first", frame["first"], frame["second"]), ""
-        )
-        return frame
+        return pd.DataFrame(rows, columns=columns)
 
     def __repr__(self) -> str:
         """A one-line summary (the results themselves are in ``pairs`` and ``friedman``)."""

@@ -84,13 +84,22 @@ def _summary_table(results: ComparisonResults):
                 _hierarchical_cell(p, thr),
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
-                p.learner(p.idp_verdict(thr)),
-                p.learner(p.poisson_verdict()),
+                _verdict_cell(p, p.idp_verdict(thr)),
+                _verdict_cell(p, p.poisson_verdict()),
                 _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
                 _two_sided_cell(p, "sign", results.settings.alpha, several),
             ]
         )
     return header, rows
+
+
+def _verdict_cell(pair: PairResult, verdict: str) -> str:
+    """A cell of a test without a rope: ``"<learner> better"``, ``"undecided"`` or
+    ``"indeterminate"`` (the IDP's priors disagree), worded as the Bayesian tests' cells so
+    that no learner's name reads as a verdict."""
+    if verdict in ("first", "second"):
+        return f"{pair.learner(verdict)} better"
+    return "undecided" if verdict == "none" else verdict
 
 
 def _hierarchical_cell(pair: PairResult, threshold: float) -> str:

@@ -92,9 +92,10 @@ class DeltaDistribution:
     def mass_outside(self, low: float, high: float) -> float:
         """The probability that a draw lies outside the closed interval ``[low, high]``.
 
-        A cap ``(a, b)`` moves the mass beyond it onto ``a`` and ``b``: a draw is below
-        ``low`` with probability ``P(x < low)`` if ``a < low`` and 0 otherwise, above
-        ``high`` with probability ``P(x > high)`` if ``b > high`` and 0 otherwise.
+        A cap ``(a, b)`` moves the mass beyond it onto ``a`` and ``b``, so that a draw ``x``
+        clipped to it lies below ``low`` with probability 0 if ``a >= low``, 1 if
+        ``b < low`` and ``P(x < low)`` otherwise; above ``high`` with probability 0 if
+        ``b <= high``, 1 if ``a > high`` and ``P(x > high)`` otherwise.
 
         Parameters
         ----------
@@ -108,8 +109,9 @@ class DeltaDistribution:
         """
         below, above = self._tails(low, high)
         if self.cap is not None:
-            below = below if self.cap[0] < low else 0.0
-            above = above if self.cap[1] > high else 0.0
+            a, b = self.cap
+            below = 0.0 if a >= low else 1.0 if b < low else below
+            above = 0.0 if b <= high else 1.0 if a > high else above
         return float(below + above)
 
     def _draw(self, q: int, gen: np.random.Generator) -> np.ndarray:  # pragma: no cover

@@ -101,7 +101,7 @@ from .friedman import (
 )
 from .gaussian_folds import GENERATOR_KEYS as GAUSSIAN_FOLDS_KEYS
 from .gaussian_folds import GaussianFoldsPlan, gaussian_folds_plan
-from .generators import bn_data, check_theta_star, nb_features_data, nb_theta_g
+from .generators import bn_data, check_theta_star, nb_features_data
 
 __all__ = [
     "GENERATOR_KEYS",
@@ -315,9 +315,10 @@ def _realisable_interval(plan: _BinaryPlan) -> tuple[float, float, str]:
 
         middle = theta - 0.75  # theta* - delta = 0.75: inside
         low, high = _last_float(ok, middle, theta - 2), _last_float(ok, middle, theta)
-        return low, high, f"[{theta - 1:g}, {theta - 0.5:g})"
-    low = 0.0 if plan.negative == "error" else -0.5
-    return low, 0.5, f"[{low:g}, 0.5]"
+        return low, high, f"[{theta - 1:g}, {theta - 0.5:g}) (theta_star = {theta:g})"
+    if plan.negative == "error":
+        return 0.0, 0.5, "[0, 0.5] (negative_delta: error)"
+    return -0.5, 0.5, "[-0.5, 0.5] (theta = 0.5 + |delta| <= 1)"
 
 
 def _check_support(plan: _BinaryPlan) -> None:
@@ -336,25 +337,21 @@ def _check_support(plan: _BinaryPlan) -> None:
         raise ValueError(
             f"delta: the {plan.name!r} generator can only realise differences in {text}, "
             f"and {mass:.3g} of the draws of {plan.dist} fall outside it (at most "
-            f"{_MAX_MASS_OUTSIDE:g} allowed); give the distribution a cap within {text} "
+            f"{_MAX_MASS_OUTSIDE:g} allowed); give the distribution a cap within that range "
             "or make it narrower"
         )
 
 
 def _check_realisable(plan: _BinaryPlan, delta: np.ndarray) -> None:
     """Refuse true differences ``delta`` that the plan's generator cannot realise."""
-    if plan.name == "nb_features":
-        nb_theta_g(plan.theta_star, delta)
-    elif plan.negative == "error" and np.any(delta < 0):
+    low, high, text = _realisable_interval(plan)
+    bad = (delta < low) | (delta > high)
+    if bad.any():
+        i = int(np.argmax(bad))
         raise ValueError(
-            f"delta: negative differences ({np.min(delta):g}) cannot be realised with "
-            "negative_delta='error'; use 'swap' or a non-negative distribution"
-        )
-    elif np.any(np.abs(delta) > 0.5):
-        raise ValueError(
-            f"delta: |delta| must be at most 0.5 for the 'bn_vs_zeror' generator "
-            f"(theta = 0.5 + |delta| <= 1); got {delta[np.argmax(np.abs(delta))]:g}; "
-            "choose delta values within that range, or a distribution with a cap"
+            f"delta: the {plan.name!r} generator can only realise differences in {text}; got "
+            f"delta[{i}] = {delta[i]:g} ({int(bad.sum())} value(s) outside); choose values "
+            "within that range, or a distribution with a cap"
         )
 
 

@@ -85,11 +85,12 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
 def _dodges(xs: pd.Series, n: int) -> list[float]:
     """The horizontal shift of each of ``n`` curves drawn at the values ``xs``: centred on
     0, :data:`_DODGE` of the values' span apart (less where ``n`` curves would take more
-    than :data:`_DODGE_SPAN`); none for a single curve or values that are not numbers."""
-    numbers = pd.to_numeric(xs, errors="coerce")
-    if n < 2 or numbers.isna().any():
+    than :data:`_DODGE_SPAN`); none for a single curve or values that are not numbers
+    (words, or numbers written as text)."""
+    numeric = pd.api.types.is_numeric_dtype(xs) and not pd.api.types.is_bool_dtype(xs)
+    if n < 2 or not numeric:
         return [0.0] * n
-    step = min(_DODGE, _DODGE_SPAN / (n - 1)) * float(numbers.max() - numbers.min())
+    step = min(_DODGE, _DODGE_SPAN / (n - 1)) * float(xs.max() - xs.min())
     return [(i - (n - 1) / 2) * step for i in range(n)]
 
 
@@ -174,7 +175,7 @@ def figure_curves(
                 )
             label = (labels or {}).get(test, test) + (f", {lines} = {line}" if lines else "")
             draw_errorbars(
-                ax, g.assign(**{x: g[x] + shift}), x, color=looks[test][0],
+                ax, g.assign(**{x: g[x] + shift}) if shift else g, x, color=looks[test][0],
                 marker=looks[test][1], linestyle=style[line], markersize=4, label=label,
             )  # fmt: skip
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):

@@ -95,7 +95,7 @@ def figure_w_f2(
         loc="outside lower center",
         ncols=2,
         fontsize="small",
-        title=ERROR_BARS,
+        title=ERROR_BARS.replace("errors", "errors, cut at 0 for the losses"),
         title_fontsize="small",
     )
     set_title(fig, title)
