@@ -163,6 +163,22 @@ def test_clear_winner_and_zero_variance_data_sets():
     assert res.prob_majority == 1.0 and res.decision and not res.decision_negative
 
 
+def test_resolved_differences_make_it_a_majority_vote_of_the_data_sets_at_hand():
+    # the Notes' claim: with every data set's difference resolved by its folds (p_i near 0
+    # or 1), the test rejects as soon as the first learner wins 11 of 20 data sets, so at a
+    # population mean of 0 (wins as likely as losses) it rejects with probability
+    # P(Binomial(20, 1/2) > 10) = 0.412, not alpha
+    gen = np.random.default_rng(3)
+    signs = np.repeat([1.0, -1.0], [11, 9])[:, None]
+    x = signs * 0.05 + gen.normal(0.0, 0.005, size=(20, 10))
+    res = poisson_binomial_test(x, rho=0.1)
+    assert np.all((res.p_datasets > 1 - 1e-6) | (res.p_datasets < 1e-6))
+    assert res.decision and res.prob_majority == pytest.approx(1.0, abs=1e-5)
+    ten = poisson_binomial_test(np.repeat([1.0, -1.0], 10)[:, None] * np.abs(x), rho=0.1)
+    assert not ten.decision and not ten.decision_negative  # 10 of 20: a tie, no majority
+    assert stats.binom.sf(10, 20, 0.5) == pytest.approx(0.412, abs=5e-4)
+
+
 def test_percent_scale_is_equivalent():
     x = _cv_table(5)
     a = poisson_binomial_test(x, rho=0.1)

@@ -105,7 +105,13 @@ def _distributions() -> list[str]:
 
     lines = _section(
         "True differences (`scenario.delta.distribution`)",
-        "The distribution from which each data set's true difference is drawn.",
+        "The distribution from which each data set's true difference is drawn. A `cap` "
+        "clips the draws: a number `c` to `[-c, c]` (around 0, not around the distribution's "
+        "centre), a pair `[low, high]` to that interval; clipped, not truncated, so the mass "
+        "beyond the cap sits on its ends and moves the distribution's mean. No cap is the "
+        "default (`cap: null`; write it out to make the cap a grid axis). A dry run refuses a "
+        "distribution of which more than 1e-10 of the draws fall outside the differences "
+        "its generator can realise (the exact tail mass); a cap inside that range makes it 0.",
         ("distribution", "keys", "what it draws"),
     )
     for name, (cls, _) in DISTRIBUTIONS.items():

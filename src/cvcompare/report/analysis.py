@@ -343,7 +343,9 @@ class ComparisonResults:
 
             - ``p_left``, ``p_rope``, ``p_right``: the probabilities that the first learner
               is practically worse, equivalent or better (the tests with a rope); of the
-              second or the first being better for ``dp`` and ``poisson`` (no rope);
+              second or the first being better for ``dp`` and ``poisson`` (no rope; for
+              ``poisson``, that it wins fewer or more than half the data sets, so that
+              with an even number of them a tie takes the rest);
             - ``p_left_se``, ``p_rope_se``, ``p_right_se``: their Monte Carlo standard
               errors (``hierarchical``, ``bayes_signed_rank``; ``p_left_se`` and
               ``p_right_se`` for ``dp``);
@@ -355,7 +357,8 @@ class ComparisonResults:
             - ``verdict``: ``"first"`` or ``"second"`` (the learner declared better),
               ``"equivalent"``, ``"none"`` or ``"indeterminate"`` (IDP), at the settings'
               threshold (alpha for ``poisson``, ``wilcoxon`` and ``sign``, on the
-              Holm-adjusted p-value); words that no learner's name can be mistaken for;
+              Holm-adjusted p-value); only these words, never a learner's name, so that
+              a learner called ``none`` cannot be read as a verdict;
             - ``better``: the name of the learner declared better, empty otherwise;
             - ``diagnostics_ok``: whether the hierarchical fit passed the sampler's checks.
         """

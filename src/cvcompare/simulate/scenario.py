@@ -338,7 +338,7 @@ def _check_support(plan: _BinaryPlan) -> None:
             f"delta: the {plan.name!r} generator can only realise differences in {text}, "
             f"and {mass:.3g} of the draws of {plan.dist} fall outside it (at most "
             f"{_MAX_MASS_OUTSIDE:g} allowed); give the distribution a cap within that range "
-            "or make it narrower"
+            "(a pair [low, high] where the range is not symmetric about 0) or make it narrower"
         )
 
 
