@@ -648,6 +648,7 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
         span = np.ptp(expected["delta"])
         np.testing.assert_allclose(at["Poisson-binomial"], expected["delta"] - 0.004 * span)
         np.testing.assert_allclose(at["signed_rank"], expected["delta"] + 0.004 * span)
+        np.testing.assert_array_equal(ax.get_xticks(), expected["delta"])  # on the grid
         assert any(list(line.get_ydata()) == [0.05, 0.05] for line in ax.lines)
     (legend,) = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == [

@@ -33,6 +33,9 @@ __all__ = ["figure_curves"]
 #: :data:`_DODGE_SPAN`.
 _DODGE, _DODGE_SPAN = 0.008, 0.04
 
+#: Up to this many values of a numeric horizontal axis, its ticks sit on them.
+_MAX_TICKS = 12
+
 _COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:brown", "tab:olive")
 _MARKERS = ("o", "s", "D", "^", "v", "P")
 
@@ -82,13 +85,17 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     return FigureReads({named["metric"]: tuple(labels)}, axes, covers_grid=True)
 
 
+def _numeric(xs: pd.Series) -> bool:
+    """Whether the values of a grid axis are numbers (not words, not True / False)."""
+    return pd.api.types.is_numeric_dtype(xs) and not pd.api.types.is_bool_dtype(xs)
+
+
 def _dodges(xs: pd.Series, n: int) -> list[float]:
     """The horizontal shift of each of ``n`` curves drawn at the values ``xs``: centred on
     0, :data:`_DODGE` of the values' span apart (less where ``n`` curves would take more
     than :data:`_DODGE_SPAN`); none for a single curve or values that are not numbers
     (words, or numbers written as text)."""
-    numeric = pd.api.types.is_numeric_dtype(xs) and not pd.api.types.is_bool_dtype(xs)
-    if n < 2 or not numeric:
+    if n < 2 or not _numeric(xs):
         return [0.0] * n
     step = min(_DODGE, _DODGE_SPAN / (n - 1)) * float(xs.max() - xs.min())
     return [(i - (n - 1) / 2) * step for i in range(n)]
@@ -141,7 +148,8 @@ def figure_curves(
         standard errors, Wilson's interval for a share of replications), one
         colour and marker per test, side by side in panels sharing their vertical axis.
         The curves are set apart horizontally by a small shift (0.8% of the axis' span
-        between neighbours, 4% at most in all), so that equal values do not hide a test.
+        between neighbours, 4% at most in all), so that equal values do not hide a test;
+        up to 12 numeric values of ``x`` are the horizontal axis' ticks.
 
     Raises
     ------
@@ -182,6 +190,8 @@ def figure_curves(
             legend.setdefault(label, handle)
         if reference is not None:
             marked = ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
+        if _numeric(sel[x]) and sel[x].nunique() <= _MAX_TICKS:  # ticks on the grid values
+            ax.set_xticks(sorted(sel[x].unique()))
         ax.set_xlabel(xlabel)
         if panels:
             ax.set_title(f"{panels} = {value}")
