@@ -1128,12 +1128,12 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     counted = {**spec.table, "columns": ["m", "test", "metric"], "metric_digits": {"power": 1}}
     lines = table_markdown(pivot_table(agg, counted), counted, "t").splitlines()
     assert lines[4] == "| 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 |"
-    # a rate alike in every run (0 of 40) has a standard error of 0, which would read as
-    # certainty: its cell gives the number of runs instead
+    # a rate of 0 in 40 runs has a standard error of 0, which would read as certainty: its
+    # cell gives the number of runs it rests on
     alike = agg.assign(value=0.0, se=0.0, n=40)
     lines = table_markdown(pivot_table(alike, spec.table), spec.table, "t").splitlines()
-    assert lines[4] == "| 0.0 | " + " | ".join(["0.000 (alike in all 40 runs)"] * 4) + " |"
-    assert any(line.startswith("Estimated numbers are shown as value ± one standard error, or")
+    assert lines[4] == "| 0.0 | " + " | ".join(["0.000 ± 0 (40 runs)"] * 4) + " |"
+    assert any(line.endswith("and with the number of runs they rest on where that error is 0.")
                for line in lines)  # fmt: skip
     raw_digits = copy.deepcopy(raw)
     raw_digits["table"]["metric_digits"] = {"nope": 0}

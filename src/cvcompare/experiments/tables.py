@@ -6,8 +6,8 @@ e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric
 CSV keeps every number with its standard error; the Markdown rounds to ``digits`` (a
 metric listed in ``metric_digits`` to its own), optionally splits a sparse table into
 dense ones (``split``) and writes ``value ± se`` where the number
-is estimated (``value (alike in all n runs)`` where the runs gave no spread), ``value``
-where it is exact, ``–`` where it is undefined (a metric
+is estimated (``value ± 0 (n runs)`` where the error is 0), ``value`` where it is
+exact, ``–`` where it is undefined (a metric
 restricted to runs of which there were none), heads grid values with their axis
 (``q = 50``) and says under the table what each test and metric id shown stands for
 (:func:`table_key`).
@@ -98,16 +98,16 @@ _COUNTED = {"Monte Carlo": "runs", "posterior sampling": "posterior draws"}
 
 
 def _cell(row: pd.Series, digits: int) -> str:
-    """A cell: ``value ± se``; ``value`` where exact; ``value (alike in all n runs)`` where
-    every run gave the same value, whose standard error of 0 would read as certainty
-    (a rate of 0 in 40 runs is not known to be 0)."""
+    """A cell: ``value ± se``; ``value`` where exact; ``value ± 0 (n runs)`` where the
+    standard error is 0 (e.g. a rate of 0 in 40 runs, which is not known to be 0): the
+    number of runs it rests on, which an error of 0 does not convey."""
     if pd.isna(row["value"]):
         return _UNDEFINED
     value = f"{row['value']:.{digits}f}"
     if row["uncertainty"] == "exact":
         return value
     if row["se"] == 0 and row["n"] > 1 and row["uncertainty"] in _COUNTED:
-        return f"{value} (alike in all {int(row['n'])} {_COUNTED[row['uncertainty']]})"
+        return f"{value} ± 0 ({int(row['n'])} {_COUNTED[row['uncertainty']]})"
     return f"{value} ± {row['se']:.{digits}f}"
 
 
@@ -242,8 +242,8 @@ def table_markdown(
         "",
         "Exact numbers."
         if exact
-        else "Estimated numbers are shown as value ± one standard error, or, where every run "
-        "gave the same value, with their number of runs.",
+        else "Estimated numbers are shown as value ± one standard error, and with the number "
+        "of runs they rest on where that error is 0.",
     ]
     if long["value"].isna().any():
         lines[-1] += (
