@@ -667,6 +667,13 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     assert [t.get_text() for t in legend.get_texts()] == [
         "Wilcoxon, m = 1", "poisson, m = 1", "Wilcoxon, m = 2", "poisson, m = 2"
     ]  # fmt: skip
+    # ticks on the grid values only where their labels have room: not for q = 5, 10, 25,
+    # 50, 100 (5 and 10 are 1/19 of the span apart), nor for 13 values
+    from cvcompare.plots.figures.curves import _grid_ticks
+
+    assert _grid_ticks(pd.Series([5, 10, 25, 50, 100])) == []
+    assert _grid_ticks(pd.Series(np.arange(13.0))) == []
+    assert _grid_ticks(pd.Series([0.0, 0.01, 0.02, 0.03])) == [0.0, 0.01, 0.02, 0.03]
     # an axis of words (or of numbers written as text) is drawn as it is, not shifted
     for words in (["1-27", "all"], ["5", "10"]):
         text = agg[agg["m"] == 1].assign(delta=lambda t, w=words: t["delta"].map(
@@ -1127,13 +1134,15 @@ def test_table_markdown_keeps_integer_axes_heads_grid_values_and_explains_the_id
     # a metric of its own precision (e.g. counts with none), the others at `digits`
     counted = {**spec.table, "columns": ["m", "test", "metric"], "metric_digits": {"power": 1}}
     lines = table_markdown(pivot_table(agg, counted), counted, "t").splitlines()
-    assert lines[4] == "| 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 | 0.0 ± 0.0 | 0.2 ± 0.0 |"
-    # a rate of 0 in 40 runs has a standard error of 0, which would read as certainty: its
-    # cell gives the number of runs it rests on
-    alike = agg.assign(value=0.0, se=0.0, n=40)
-    lines = table_markdown(pivot_table(alike, spec.table), spec.table, "t").splitlines()
-    assert lines[4] == "| 0.0 | " + " | ".join(["0.000 ± 0 (40 runs)"] * 4) + " |"
-    assert any(line.endswith("and with the number of runs they rest on where that error is 0.")
+    # an error that rounds to 0 would read as certainty: the cell gives the runs behind it
+    n = agg["n"].iloc[0]
+    assert (
+        lines[4]
+        == "| 0.0 | "
+        + " | ".join(f"{v} ± 0.0 (n = {n})" for v in ("0.0", "0.2", "0.0", "0.2"))
+        + " |"
+    )
+    assert any(line.endswith("n of runs or draws they rest on where that error rounds to 0.")
                for line in lines)  # fmt: skip
     raw_digits = copy.deepcopy(raw)
     raw_digits["table"]["metric_digits"] = {"nope": 0}

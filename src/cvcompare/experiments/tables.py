@@ -6,7 +6,7 @@ e.g. Corani et al. (2017), Table 5: rows ``[pair]``, columns ``[nu_prior, metric
 CSV keeps every number with its standard error; the Markdown rounds to ``digits`` (a
 metric listed in ``metric_digits`` to its own), optionally splits a sparse table into
 dense ones (``split``) and writes ``value ± se`` where the number
-is estimated (``value ± 0 (n runs)`` where the error is 0), ``value`` where it is
+is estimated (with ``(n = N)`` where the error rounds to 0), ``value`` where it is
 exact, ``–`` where it is undefined (a metric
 restricted to runs of which there were none), heads grid values with their axis
 (``q = 50``) and says under the table what each test and metric id shown stands for
@@ -93,22 +93,17 @@ def pivot_table(
 _UNDEFINED = "–"
 
 
-#: What the ``n`` of an estimate counts, by its uncertainty.
-_COUNTED = {"Monte Carlo": "runs", "posterior sampling": "posterior draws"}
-
-
 def _cell(row: pd.Series, digits: int) -> str:
-    """A cell: ``value ± se``; ``value`` where exact; ``value ± 0 (n runs)`` where the
-    standard error is 0 (e.g. a rate of 0 in 40 runs, which is not known to be 0): the
-    number of runs it rests on, which an error of 0 does not convey."""
+    """A cell: ``value ± se``, ``value`` where exact, and ``value ± se (n = N)`` where the
+    error rounds to 0 (e.g. a rate of 0 in 40 runs, which is not known to be 0): the number
+    of runs or draws it rests on, which an error of 0 does not convey."""
     if pd.isna(row["value"]):
         return _UNDEFINED
     value = f"{row['value']:.{digits}f}"
     if row["uncertainty"] == "exact":
         return value
-    if row["se"] == 0 and row["n"] > 1 and row["uncertainty"] in _COUNTED:
-        return f"{value} ± 0 ({int(row['n'])} {_COUNTED[row['uncertainty']]})"
-    return f"{value} ± {row['se']:.{digits}f}"
+    se = f"{row['se']:.{digits}f}"
+    return f"{value} ± {se}" + (f" (n = {int(row['n'])})" if float(se) == 0 else "")
 
 
 def table_key(spec: Any, fidelity: str) -> dict[str, dict[str, str]]:
@@ -243,7 +238,7 @@ def table_markdown(
         "Exact numbers."
         if exact
         else "Estimated numbers are shown as value ± one standard error, and with the number "
-        "of runs they rest on where that error is 0.",
+        "n of runs or draws they rest on where that error rounds to 0.",
     ]
     if long["value"].isna().any():
         lines[-1] += (

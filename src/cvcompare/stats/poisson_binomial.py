@@ -201,14 +201,14 @@ def poisson_binomial_test(
     :func:`~cvcompare.stats.ttest.bayesian_correlated_ttest`).
 
     ``X`` counts the data sets at hand on which the first learner is better, so the test
-    asks whether it wins a majority of these ``q`` data sets, not whether the mean of the
-    true differences over a population of data sets is positive. The two questions part
-    where the true differences vary across data sets: when the folds resolve each one
-    (every ``p_i`` near 0 or 1), ``X`` is simply the number of data sets won, and with a
-    population mean of 0 and wins as likely as losses the test rejects whenever the first
-    learner wins a majority, with probability ``P(Binomial(q, 1/2) > q/2)`` (0.41 for
-    ``q = 20``), far above ``alpha``. The signed-rank test's null hypothesis is about the
-    population (a median difference of 0).
+    asks whether it wins a majority of these ``q`` data sets, not of a population of data
+    sets. Where the folds resolve each data set's difference (every ``p_i`` near 0 or 1),
+    ``X`` is simply the number of data sets won and the test rejects whenever the first
+    learner wins most of them, whatever the mean difference; with wins as likely as losses
+    in the population, that happens with probability ``P(Binomial(q, 1/2) > q/2)`` (0.41
+    for ``q = 20``), far above ``alpha``. The sign test asks the majority question of the
+    population; the signed-rank test's null is a distribution of differences symmetric
+    about 0.
 
     References
     ----------

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -33,7 +34,8 @@ __all__ = ["figure_curves"]
 #: :data:`_DODGE_SPAN`.
 _DODGE, _DODGE_SPAN = 0.008, 0.04
 
-#: Up to this many values of a numeric horizontal axis, its ticks sit on them.
+#: Up to this many values of a numeric horizontal axis, none closer than the axis' span
+#: over this number, its ticks sit on them.
 _MAX_TICKS = 12
 
 _COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple", "tab:brown", "tab:olive")
@@ -101,6 +103,17 @@ def _dodges(xs: pd.Series, n: int) -> list[float]:
     return [(i - (n - 1) / 2) * step for i in range(n)]
 
 
+def _grid_ticks(xs: pd.Series) -> list[Any]:
+    """The values of a numeric axis as its ticks, where there are at most
+    :data:`_MAX_TICKS` of them and no two are closer than the span over that number (their
+    labels would run into each other); else none (matplotlib's own ticks)."""
+    values = sorted(xs.unique())
+    if not _numeric(xs) or not 1 < len(values) <= _MAX_TICKS:
+        return []
+    gaps = np.diff(np.asarray(values, float))
+    return values if gaps.min() >= (values[-1] - values[0]) / _MAX_TICKS else []
+
+
 @register_figure(reads=_reads)
 def figure_curves(
     aggregate: pd.DataFrame,
@@ -149,7 +162,8 @@ def figure_curves(
         colour and marker per test, side by side in panels sharing their vertical axis.
         The curves are set apart horizontally by a small shift (0.8% of the axis' span
         between neighbours, 4% at most in all), so that equal values do not hide a test;
-        up to 12 numeric values of ``x`` are the horizontal axis' ticks.
+        up to 12 numeric values of ``x``, none closer than a twelfth of their span, are the
+        horizontal axis' ticks.
 
     Raises
     ------
@@ -190,8 +204,8 @@ def figure_curves(
             legend.setdefault(label, handle)
         if reference is not None:
             marked = ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
-        if _numeric(sel[x]) and sel[x].nunique() <= _MAX_TICKS:  # ticks on the grid values
-            ax.set_xticks(sorted(sel[x].unique()))
+        if ticks := _grid_ticks(sel[x]):
+            ax.set_xticks(ticks)
         ax.set_xlabel(xlabel)
         if panels:
             ax.set_title(f"{panels} = {value}")
