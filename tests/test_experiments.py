@@ -342,6 +342,12 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
             r"\('delta', 'delta'\)",
         ),
         (
+            _curves(panels="m", names={"n": "runs"}),
+            r"figure_curves: names: \['n'\] are not the grid axes drawn as panels or lines "
+            r"\(\['m'\]\)",
+        ),
+        (_curves(panels="m", names=["m"]), r"names must map grid axes to their names in words"),
+        (
             _curves(metric=["power"], panels="m"),
             r"figure_curves: \['metric'\] must each name a metric or grid axis",
         ),
@@ -660,6 +666,13 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     (ax,) = figure_curves(agg, title="t", **settings).axes
     styles = {c.get_label(): c.lines[0].get_linestyle() for c in ax.containers}
     assert styles["poisson, m = 1"] == styles["signed_rank, m = 1"] != styles["poisson, m = 2"]
+    # the axes of panels and lines named in words
+    worded = {**_CURVES, "panels": "m", "names": {"m": "runs"}}
+    assert [ax.get_title() for ax in figure_curves(agg, title="t", **worded).axes] == [
+        "runs = 1", "runs = 2"
+    ]  # fmt: skip
+    (legend,) = figure_curves(agg, title="t", **_CURVES, lines="m", names={"m": "runs"}).legends
+    assert legend.get_texts()[0].get_text() == "poisson, runs = 1"
     # the tests `labels` names come first in its order (signed_rank before poisson here),
     # then the others alphabetically
     settings = {**_CURVES, "lines": "m", "labels": {"signed_rank": "Wilcoxon"}}

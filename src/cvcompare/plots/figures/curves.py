@@ -70,6 +70,7 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     ------
     ValueError
         If ``metric``, ``x``, ``panels`` or ``lines`` is not a name, ``labels`` not a mapping,
+        ``names`` not a mapping of the axes of ``panels`` and ``lines`` to words,
         ``reference`` not a number, or one grid axis is named twice.
     """
     named = {k: settings[k] for k in ("metric", "x", "panels", "lines") if settings.get(k)}
@@ -78,6 +79,14 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     labels = settings.get("labels") or {}
     if not isinstance(labels, Mapping):
         raise ValueError(f"labels must map test ids to names, got {labels!r}")
+    names = settings.get("names") or {}
+    if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
+        raise ValueError(f"names must map grid axes to their names in words, got {names!r}")
+    split = [settings[k] for k in ("panels", "lines") if settings.get(k)]
+    if unnamed := sorted(set(names) - set(split)):
+        raise ValueError(
+            f"names: {unnamed} are not the grid axes drawn as panels or lines ({split})"
+        )
     reference = settings.get("reference")
     if reference is not None and (isinstance(reference, bool) or not isinstance(reference, Real)):
         raise ValueError(f"reference must be a number, got {reference!r}")
@@ -126,6 +135,7 @@ def figure_curves(
     panels: str | None = None,
     lines: str | None = None,
     labels: Mapping[str, str] | None = None,
+    names: Mapping[str, str] | None = None,
     reference: float | None = None,
 ) -> Figure:
     """A metric of every test against a grid axis, for a scenario of one's own.
@@ -150,6 +160,10 @@ def figure_curves(
     labels : mapping of str to str, optional
         Each test id's name in the legend (the id where none is given). The tests it
         names come first, in its order, then the others alphabetically.
+    names : mapping of str to str, optional
+        The grid axes of ``panels`` and ``lines`` in words, for the panels' titles and the
+        legend (``{"width": "sd of the true differences"}``); an axis not named is written
+        as its id.
     reference : float, optional
         A value marked by a grey dotted line, named in the legend (e.g. a test's nominal
         size).
@@ -172,6 +186,7 @@ def figure_curves(
         with several values that the settings do not name).
     """
     sel = select(aggregate, metric, [a for a in (x, panels, lines) if a])
+    words = {axis: (names or {}).get(axis, axis) for axis in (panels, lines) if axis}
     named = {t: i for i, t in enumerate(labels or {})}
     tests = sorted(sel["test"].unique(), key=lambda t: (named.get(t, len(named)), t))
     looks = _test_styles(tests)
@@ -195,7 +210,8 @@ def figure_curves(
                     f"value of {x!r}; name the grid axis that tells them apart as panels or "
                     "lines"
                 )
-            label = (labels or {}).get(test, test) + (f", {lines} = {line}" if lines else "")
+            label = (labels or {}).get(test, test)
+            label += f", {words[lines]} = {line}" if lines else ""
             draw_errorbars(
                 ax, g.assign(**{x: g[x] + shift}) if shift else g, x, color=looks[test][0],
                 marker=looks[test][1], linestyle=style[line], markersize=4, label=label,
@@ -208,7 +224,7 @@ def figure_curves(
             ax.set_xticks(ticks)
         ax.set_xlabel(xlabel)
         if panels:
-            ax.set_title(f"{panels} = {value}")
+            ax.set_title(f"{words[panels]} = {value}")
     if reference is not None:  # last in the legend, after every panel's curves
         legend[f"reference value {reference:g}"] = marked
     axes[0].set_ylabel(ylabel)
