@@ -189,6 +189,11 @@ class Settings:
     zero_method: str = "drop"
 
 
+#: The verdict of a Bayesian decision (``"right"``, ``"left"``, ``"rope"``) in the words of
+#: :meth:`ComparisonResults.to_frame`, which no learner's name can be mistaken for.
+_VERDICTS = {"right": "first", "left": "second", "rope": "equivalent"}
+
+
 @dataclass(frozen=True, eq=False)
 class PairResult:
     """All tests of one pair; ``None`` for a test that needs more data sets than given.
@@ -268,7 +273,7 @@ class PairResult:
         (:meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`); on two or more data
         sets."""
         verdict = self.idp.decision(threshold)
-        return {"right": "first", "left": "second"}.get(verdict, verdict)
+        return _VERDICTS.get(verdict, verdict)
 
     def poisson_verdict(self) -> str:
         """Which learner the Poisson-binomial test declares better: ``"first"``,
@@ -367,7 +372,6 @@ class ComparisonResults:
             if p.bayes_signed_rank is None:
                 continue
             start = len(rows)
-            sides = {"right": "first", "left": "second", "rope": "equivalent"}
             pair = {"first": p.first, "second": p.second}
             bayes = [("bayes_signed_rank", p.bayes_signed_rank), ("bayes_sign", p.bayes_sign)]
             if p.hierarchical is not None:
@@ -377,13 +381,13 @@ class ComparisonResults:
                 if hasattr(res, "probs_se"):
                     se = ("p_left_se", "p_rope_se", "p_right_se")
                     row |= dict(zip(se, res.probs_se(), strict=True))
-                verdict = sides.get(res.decision(s.threshold), "none")
+                verdict = _VERDICTS.get(res.decision(s.threshold), "none")
                 rows.append(pair | {"test": test} | row | {"verdict": verdict})
                 if test == "hierarchical":
                     rows[-1]["diagnostics_ok"] = res.diagnostics.ok
             dp = {"p_left": p.dp.prob_less, "p_right": p.dp.prob_greater}
             dp |= {"p_left_se": p.dp.prob_less_se, "p_right_se": p.dp.mc_se}
-            verdict = sides.get(p.dp.decision(s.threshold), "none")
+            verdict = _VERDICTS.get(p.dp.decision(s.threshold), "none")
             rows.append(pair | {"test": "dp"} | dp | {"verdict": verdict})
             idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
             idp |= {"p_right_lower_se": p.idp.lower_mc_se, "p_right_upper_se": p.idp.upper_mc_se}
