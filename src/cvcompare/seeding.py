@@ -70,7 +70,7 @@ def replication_seed_sequence(root_seed: int, *keys: object) -> np.random.SeedSe
     root_seed : int
         The project's single root seed (``config/config.yaml: seed``).
     *keys : object
-        What the replication is, e.g. ``("P-F2a", "delta~0.02,m~10", 17)``.
+        What the replication is, e.g. ``("P-F2a", "delta~0.02/m~10/q~50", 17)``.
 
     Returns
     -------
@@ -101,7 +101,7 @@ def replication_rng(root_seed: int, *keys: object) -> np.random.Generator:
     root_seed : int
         The project's single root seed (``config/config.yaml: seed``), >= 0.
     *keys : object
-        What the replication is, e.g. ``("P-F2a", "delta~0.02,m~10", 17)``; each key is
+        What the replication is, e.g. ``("P-F2a", "delta~0.02/m~10/q~50", 17)``; each key is
         mapped by :func:`key_to_int`.
 
     Returns

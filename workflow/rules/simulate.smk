@@ -15,6 +15,8 @@ rule run_chunk:
     conda:
         "../../environment.yml"
     threads: config["workers"]
+    # measured with the benchmark files (results/<fidelity>/benchmarks/): a chunk peaks at
+    # 230-380 MB; its minutes are `job_minutes` of config/config.yaml
     resources:
         mem_mb=800,
         runtime=job_minutes,

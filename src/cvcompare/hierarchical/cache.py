@@ -106,6 +106,8 @@ def file_lock(path: Path, waiting: str | None = None) -> Iterator[None]:
 
 
 def waiting_message(runner: str) -> str:
+    """The line said while this process waits for another one's build of the model for
+    ``runner`` (the ``waiting`` line of :func:`file_lock` on the build lock)."""
     return (
         f"cvcompare: waiting for another process that is building the hierarchical model's "
         f"Stan program ({runner} runner; a one-time build of {BUILD_DURATION})"
@@ -124,6 +126,8 @@ def announce_build(runner: str, where: Path) -> None:
 
 
 def digest(*parts: str) -> str:
+    """SHA-256 hex digest of ``parts``, each ended by a NUL byte (so that ``("ab", "c")``
+    and ``("a", "bc")`` differ): the key of a build in the cache."""
     h = hashlib.sha256()
     for part in parts:
         h.update(part.encode())
@@ -132,6 +136,9 @@ def digest(*parts: str) -> str:
 
 
 def json_data(data: dict[str, object]) -> str:
+    """Stan data as JSON text, keys sorted (the same data give the same bytes); numpy
+    arrays and scalars become lists and numbers, anything else is a TypeError."""
+
     def default(obj: object) -> object:
         if isinstance(obj, np.ndarray):
             return obj.tolist()
