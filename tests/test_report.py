@@ -1196,13 +1196,18 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
     assert (alike[["bayes_signed_rank", "bayes_sign"]] == "equivalent").all()
     assert (alike[["wilcoxon", "sign", "poisson"]] == "none").all()
     # learners named like verdicts: the verdict says which side, `better` names it
-    named = compare_learners(
+    named_results = compare_learners(
         _table(learners=(("none", 0.03), ("equivalent", 0.0))),
         hierarchical=False,
         n_samples=N,
         seed=3,
-    ).to_frame()
+    )
+    named = named_results.to_frame()
     assert (named["verdict"] == "first").all() and (named["better"] == "none").all()
+    # and the report's sentence names the learner, not a verdict's word
+    (pair,) = named_results.pairs
+    (poisson,) = [x for x in pair_lines(pair, named_results.settings, 1) if "Poisson" in x]
+    assert poisson.startswith("Poisson-binomial test: none is better (P(none wins")
     # a short repr: the learners and pairs, not every array of every result
     text = repr(results)
     assert text.startswith("ComparisonResults(learners=['rf', 'svm', 'knn']") and len(text) < 400

@@ -79,6 +79,9 @@ from cvcompare.io import (
 )
 from cvcompare.report import build_report, compare_learners
 from cvcompare.report.analysis import (
+    TESTS as ANALYSIS_TESTS,
+)
+from cvcompare.report.analysis import (
     Settings,
     correlated_t_tallies,
     difference_scale,
@@ -102,18 +105,11 @@ __all__ = ["main"]
 
 Row = dict[str, object]
 
-TESTS = (
-    "correlated-t",
-    "poisson",
-    "signed-rank",
-    "sign",
-    "bayes-signed-rank",
-    "bayes-sign",
-    "idp-signed-rank",
-)
 #: Tests run only when asked for by name (not by ``--test all``): Stan, whose first use on a
 #: machine builds the model (minutes), then about a second per pair.
 SLOW_TESTS = ("hierarchical",)
+#: The tests of ``--test all``: every test of a pair (:data:`ANALYSIS_TESTS`) but the slow.
+TESTS = tuple(t for t in ANALYSIS_TESTS if t not in SLOW_TESTS)
 #: Posterior probability above which the Bayesian tests decide (Benavoli et al. 2017).
 _THRESHOLD = 0.95
 

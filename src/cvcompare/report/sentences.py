@@ -298,13 +298,8 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
         )
         lines.append("Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign, rope, thr))
         lines.append(_idp_sentence(a, b, pair.idp, thr))
-        pb = pair.poisson
-        if pb.decision:
-            verdict = f"{a} is better"
-        elif pb.decision_negative:
-            verdict = f"{b} is better"
-        else:
-            verdict = "no decision"
+        pb, verdict = pair.poisson, pair.poisson_verdict()
+        verdict = "no decision" if verdict == "none" else f"{pair.learner(verdict)} is better"
         lines.append(
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
             f"{probability_text(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "

@@ -334,6 +334,7 @@ class NemenyiResult:
     def plot(self, ax: Axes | None = None) -> Axes:
         """The critical-difference diagram of this result, its models named
         (:func:`~cvcompare.plots.cd_diagram.plot_cd_diagram`); ``ax``: where to draw."""
+        # imported on use: the tests themselves need no plotting library
         from cvcompare.plots.cd_diagram import plot_cd_diagram
 
         return plot_cd_diagram(self.avg_ranks, self.models, self.cd, cliques=self.cliques, ax=ax)
