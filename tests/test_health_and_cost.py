@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from test_experiments import ROOT, SCHEMA
 
-from cvcompare.experiments import aggregate, comparison_table, load_experiment
-from cvcompare.experiments.cost import cost_summary
+from cvcompare.experiments import aggregate, comparison_page, comparison_table, load_experiment
+from cvcompare.experiments.cost import cost_summary, runtime_table
 from cvcompare.experiments.health import health_markdown, health_warnings, sampler_health
 
 METRICS = [
@@ -78,6 +78,10 @@ def test_comparison_rows_carry_the_pooled_and_the_lowest_share():
     assert row.diagnostics_ok_min == pytest.approx(0.98)
     # a claim over every q in the file is not run here (q = 20, 30, 40 missing)
     assert table[table.metric == "decisive"].iloc[0].verdict == "not run"
+    # the page states the rule and gives the table, the share passing in its column
+    page = comparison_page(table, "quick")
+    assert page.startswith("# Paper numbers vs reproduction (fidelity: quick)\n\n")
+    assert "(R-hat" in page and "| 0.980 (lowest grid point 0.980) |" in page
 
 
 def test_cost_summary_counts_fits_refits_and_cpu_time():
@@ -94,3 +98,19 @@ def test_cost_summary_counts_fits_refits_and_cpu_time():
     assert r.wall_seconds_on_2_cores == pytest.approx(240.0)
     with pytest.raises(ValueError, match="missing column 'cpu_seconds'"):
         cost_summary({"H-X": rows.drop(columns="cpu_seconds")}, {}, {})
+
+
+def test_runtime_table_gives_seconds_per_replication_of_each_test():
+    rows = pd.DataFrame(
+        {
+            "point": ["q~10"] * 4 + ["q~50"] * 2,
+            "q": [10] * 4 + [50] * 2,
+            "test": ["b", "a", "b", "a", "a", "a"],
+            "seconds": [1.0, 2.0, 3.0, 6.0, 0.5, 1.5],
+        }
+    )
+    table = runtime_table(rows, ["q"])
+    assert table[["point", "test"]].values.tolist() == [["q~10", "a"], ["q~10", "b"], ["q~50", "a"]]
+    assert table["mean_seconds"].tolist() == [4.0, 2.0, 1.0]
+    assert table["max_seconds"].tolist() == [6.0, 3.0, 1.5]
+    assert table["replications"].tolist() == [2, 2, 2]

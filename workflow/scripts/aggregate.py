@@ -1,4 +1,4 @@
-"""Gather an experiment's chunks, compute its metrics and a runtime table."""
+"""Gather an experiment's chunks, compute its metrics and its runtime table."""
 
 import sys
 from pathlib import Path
@@ -8,6 +8,7 @@ import _log  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cvcompare.experiments import aggregate, load_experiment, load_yaml, write_table  # noqa: E402
+from cvcompare.experiments.cost import runtime_table  # noqa: E402
 from cvcompare.experiments.health import health_warnings, sampler_health  # noqa: E402
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
@@ -21,10 +22,5 @@ agg = aggregate(rows, spec.metrics, grid)
 write_table(agg, snakemake.output.aggregate)  # noqa: F821
 for line in health_warnings(sampler_health({spec.id: agg})):
     _log.warn(log, f"sampler health: {line}")
-runtime = (
-    rows.groupby(["point", *grid, "test"], sort=True)["seconds"]
-    .agg(mean_seconds="mean", max_seconds="max", replications="count")
-    .reset_index()
-)
-write_table(runtime, snakemake.output.runtime)  # noqa: F821
+write_table(runtime_table(rows, grid), snakemake.output.runtime)  # noqa: F821
 log.info("wrote %s", snakemake.output.aggregate)  # noqa: F821

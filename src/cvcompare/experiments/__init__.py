@@ -7,7 +7,7 @@ errors and puts the papers' numbers beside them with :func:`comparison_table`.
 """
 
 from cvcompare.experiments.atomic import atomic_path, write_table
-from cvcompare.experiments.comparison import comparison_table, to_markdown
+from cvcompare.experiments.comparison import comparison_page, comparison_table, to_markdown
 from cvcompare.experiments.metrics import (
     METRIC_KINDS,
     Estimate,
@@ -44,6 +44,7 @@ __all__ = [
     "aggregate",
     "atomic_path",
     "chunk_ranges",
+    "comparison_page",
     "comparison_table",
     "load_experiment",
     "load_yaml",

@@ -58,9 +58,11 @@ import pandas as pd
 
 from cvcompare.experiments.metrics import PROPORTION_KINDS
 from cvcompare.experiments.spec import ExperimentSpec, point_label, point_text
+from cvcompare.hierarchical.diagnostics import PASS_RULE
 
 __all__ = [
     "COMPARISON_COLUMNS",
+    "comparison_page",
     "comparison_table",
     "point_labels_at",
     "summarise",
@@ -422,3 +424,21 @@ def to_markdown(table: pd.DataFrame) -> str:
         ]
         lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def comparison_page(table: pd.DataFrame, fidelity: str) -> str:
+    """The comparison page of a run at ``fidelity``: a heading, how the reproduced numbers'
+    uncertainty is shown and when a claim is consistent (:func:`_consistent`,
+    :func:`_allowance`), then the table (:func:`to_markdown`)."""
+    return (
+        f"# Paper numbers vs reproduction (fidelity: {fidelity})\n\n"
+        "Reproduced values are shown with their uncertainty: ± one Monte Carlo standard "
+        "error for simulations (n replications), ± one posterior-sampling standard error for "
+        "numbers read from Stan draws, or exact; where a paper prints a rounded number, the "
+        "reproduced one is shown rounded the same way first. A claim is consistent when it "
+        "holds within two standard errors (for a share of replications that is 0 or 1, "
+        "within its exact 95% bound) and its stated tolerance (half a unit of the last "
+        "printed digit for rounded numbers). For experiments that fit the hierarchical "
+        f"model, the share of fits passing the sampler diagnostics ({PASS_RULE}) is given."
+        "\n\n" + to_markdown(table)
+    )

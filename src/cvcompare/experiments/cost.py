@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["COST_COLUMNS", "cost_summary"]
+__all__ = ["COST_COLUMNS", "cost_summary", "runtime_table"]
 
 COST_COLUMNS = [
     "experiment",
@@ -33,6 +33,17 @@ COST_COLUMNS = [
     "fits_per_cpu_second",
     "wall_seconds_on_2_cores",
 ]
+
+
+def runtime_table(rows: pd.DataFrame, grid: Sequence[str]) -> pd.DataFrame:
+    """Seconds per replication of each test at each grid point: the mean and largest of the
+    rows' ``seconds`` and the number of replications, by ``point``, the ``grid`` axes and
+    ``test`` (``results/<fidelity>/<experiment>/runtime.csv``)."""
+    return (
+        rows.groupby(["point", *grid, "test"], sort=True)["seconds"]
+        .agg(mean_seconds="mean", max_seconds="max", replications="count")
+        .reset_index()
+    )
 
 
 def cost_summary(
