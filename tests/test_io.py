@@ -19,7 +19,7 @@ from cvcompare.io import (
     read_csv_scores,
     select_learners,
 )
-from cvcompare.stats import friedman_test
+from cvcompare.stats import bayesian_correlated_ttest, correlated_ttest, friedman_test
 from cvcompare.stats.signed_rank import wilcoxon_test
 
 
@@ -336,6 +336,39 @@ def test_mean_differences_removes_rounding_noise_only(tmp_path):
     np.testing.assert_array_equal(mean_differences(small), small.mean(axis=1))
     with pytest.raises(ValueError, match="x:"):
         mean_differences(np.array([0.1, 0.2]))
+
+
+def test_fold_differences_equal_in_decimal_are_constant(tmp_path):
+    # b is one point above a on every fold of d1: 80 vs 81, 81 vs 82, ... in percent; divided
+    # by 100 the ten differences differ in their last bits, a variance of rounding noise that
+    # gave the correlated t-test p_rope = 0.825 on a difference lying on the rope's end
+    a = (80, 81, 82, 80, 81, 82, 80, 81, 82, 83)
+    rows = [("a", "d1", f, v) for f, v in enumerate(a)]
+    rows += [("b", "d1", f, v + 1) for f, v in enumerate(a)]
+    # d2 varies by a genuine amount (1e-9 of accuracy, far below any test set's resolution)
+    rows += [("a", "d2", f, 70 + 1e-7 * (f == 0)) for f in range(10)]
+    rows += [("b", "d2", f, 71) for f in range(10)]
+    table = read_csv_scores(_csv(tmp_path, rows), scale="percent")
+    noisy = table.set_index(["learner", "dataset", "fold"])["score"]
+    raw = (noisy["a"] - noisy["b"]).loc["d1"].to_numpy()
+    assert np.ptp(raw) > 0  # the noise this handles
+    x, _ = fold_differences(table, "a", "b")
+    assert np.ptp(x[0]) == 0 and x[0, 0] == pytest.approx(-0.01, abs=1e-15)
+    np.testing.assert_array_equal(x[1], (noisy["a"] - noisy["b"]).loc["d2"].to_numpy())
+    # so the t-tests see no variance: a point mass, the statistic infinite
+    assert correlated_ttest(x[0], rho=0.1).statistic == -np.inf
+    assert bayesian_correlated_ttest(x[0], rho=0.1).is_point_mass
+    # the tolerance grows with the scores' size: RMSEs near 12345 with decimal differences
+    # of 0.003 on every fold differ by about 12345 eps, and are constant too
+    rng = np.random.default_rng(0)
+    base = np.round(12345 + rng.uniform(0, 1, 10), 3)
+    rows = [("a", "d", f, v) for f, v in enumerate(base)]
+    rows += [("b", "d", f, v) for f, v in enumerate(np.round(base + 0.003, 3))]
+    big = read_csv_scores(_csv(tmp_path, rows), scale="raw")
+    diffs = big.set_index(["learner", "dataset", "fold"])["score"]
+    assert np.ptp((diffs["b"] - diffs["a"]).to_numpy()) > 0
+    y, _ = fold_differences(big, "b", "a")
+    assert np.ptp(y) == 0 and y[0, 0] == pytest.approx(0.003, abs=1e-9)
 
 
 def test_mean_differences_ties_equal_means_summed_in_another_order():

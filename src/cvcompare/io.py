@@ -484,7 +484,10 @@ def fold_differences(
     -------
     x : numpy.ndarray, shape (q, n_folds)
         Differences in the unit of the table, one row per data set, folds in the order of
-        their labels.
+        their labels. A data set whose differences agree within the rounding error of a
+        difference (``12 eps s``, ``s`` the largest magnitude of the two learners' scores,
+        at least 1; :func:`mean_differences`) gets their mean on every fold: constant, as
+        the decimals it was read from are, so that the tests see no variance.
     datasets : list of str
         The data sets of the rows, in the order of first appearance in the table.
 
@@ -532,7 +535,21 @@ def fold_differences(
             "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
+    x = _constant_within_rounding(x, max(1.0, float(np.abs(paired.to_numpy()).max())))
     return (x if higher_is_better else -x), datasets
+
+
+def _constant_within_rounding(x: np.ndarray, size: float) -> np.ndarray:
+    """``x`` with every row whose values lie within the rounding error of one difference of
+    each other (:func:`_rounding_tolerance` with ``n = 1``, scores of magnitude at most
+    ``size``) set to the row's mean. Differences equal in decimal (``0.81 - 0.80`` and
+    ``0.71 - 0.70``, or percentages divided by 100) can differ in their last bits, which
+    would give the correlated t-test a variance of rounding noise (about 1e-33) where the
+    data have none: its probabilities would come from the noise, not from the data."""
+    spread = np.ptp(x, axis=1)
+    flat = (spread > 0) & (spread <= _rounding_tolerance(1, size))
+    x[flat] = x[flat].mean(axis=1, keepdims=True)
+    return x
 
 
 def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
