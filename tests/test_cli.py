@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import itertools
 import json
@@ -883,6 +884,28 @@ def test_a_tidy_csv_whose_name_does_not_end_in_csv_is_named_as_such(
     code, out, err = _run(capsys, "rank", str(path))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "looks like a tidy CSV" in err and "name ending in .csv" in err
+
+
+def test_a_compressed_csv_is_read_and_a_file_not_in_utf8_is_named(capsys, small_csv, tmp_path):
+    compare = ["--a", "rf", "--b", "svm", "--test", "signed-rank", "--format", "json"]
+    code, plain, _ = _run(capsys, "compare", str(small_csv), *compare)
+    assert code == 0
+    packed = tmp_path / "scores.csv.gz"
+    packed.write_bytes(gzip.compress(small_csv.read_bytes()))
+    assert _run(capsys, "compare", str(packed), *compare)[:2] == (0, plain)
+    # the same bytes under another name are read in the block format: named, not a codec's
+    # message
+    other = tmp_path / "scores.txt"
+    other.write_bytes(packed.read_bytes())
+    code, out, err = _run(capsys, "compare", str(other), *compare)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{other}: not UTF-8 text (line 1: byte 0x8b); it is compressed with gzip" in err
+    # a CSV saved in Latin-1: the line of the first byte that is not UTF-8
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(small_csv.read_text().replace("rf,", "naïve,", 1).encode("latin-1"))
+    code, out, err = _run(capsys, "compare", str(latin), *compare)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{latin}: not UTF-8 text (line 2: byte 0xef); save it as UTF-8" in err
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ tests on all learners (or those of --learners), lists the significantly differen
 can draw the critical-difference diagram. cvcompare report FILE -o DIR writes every test,
 with plots and decisions in words, as one HTML page and a Markdown twin.
 
-FILE is either a tidy CSV (columns learner, dataset, fold, score) or, for any other
-extension, the block format of baycomp's accuracies.txt (percentages). --scale is for a CSV
+FILE is either a tidy CSV (columns learner, dataset, fold, score; a name ending in .csv, or
+.csv.gz and the like, compressed) or, for any other name, the block format of baycomp's
+accuracies.txt (percentages). --scale is for a CSV
 (the block format takes only --scale percent) and --duplicates for the block format; given
 for the other format, either is an error.
 
@@ -150,6 +151,19 @@ def _csv_hint(path: str) -> str:
     )
 
 
+#: Compressions of a CSV that pandas reads by the name's last extension.
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".zip")
+
+
+def _is_csv(path: str) -> bool:
+    """Whether FILE is read as a tidy CSV: its name ends in ``.csv``, or in ``.csv`` and a
+    compression's extension (``.csv.gz``...)."""
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    return suffixes[-1:] == [".csv"] or (
+        suffixes[-2:-1] == [".csv"] and suffixes[-1] in _COMPRESSED
+    )
+
+
 def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame:
     """Read FILE: a tidy CSV (as fractions), or the percent block format otherwise.
 
@@ -163,7 +177,7 @@ def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame
     path = args.file
     if not Path(path).is_file():
         raise _ArgumentError(f"FILE: no such file: {path}")
-    if Path(path).suffix.lower() == ".csv":
+    if _is_csv(path):
         if args.duplicates is not None:
             raise _ArgumentError(
                 f"--duplicates {args.duplicates}: FILE is a tidy CSV (its name ends in .csv); "

@@ -89,9 +89,9 @@ def read_accuracies(
     Raises
     ------
     ValueError
-        On a malformed file (the message names the line), accuracies outside [0, 100] or all
-        in [0, 1] (fractions, not the percentages of the format), blocks with different data
-        sets, or lines with different numbers of folds.
+        On a malformed file (the message names the line), a file that is not UTF-8 text,
+        accuracies outside [0, 100] or all in [0, 1] (fractions, not the percentages of the
+        format), blocks with different data sets, or lines with different numbers of folds.
     """
     if duplicates not in ("drop", "keep", "error"):
         raise ValueError(f"duplicates: expected 'drop', 'keep' or 'error', got {duplicates!r}")
@@ -103,7 +103,11 @@ def read_accuracies(
     current: str | None = None
     n_folds: int | None = None
     first_line = ""  # the first data line, which sets n_folds
-    for lineno, line in enumerate(path.read_text().splitlines(), start=1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+    for lineno, line in enumerate(text.splitlines(), start=1):
         tokens = line.split()
         if not tokens:
             continue
@@ -223,6 +227,24 @@ def header_separator(line: str) -> str | None:
     )
 
 
+def _not_utf8(path: Path) -> ValueError:
+    """The error for a file that is not UTF-8 text, with the line and value of its first
+    byte that is not (of the file as stored) and what a gzip-compressed file needs."""
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = raw.count(b"\n", 0, bad.start) + 1
+        where = f" (line {line}: byte 0x{raw[bad.start]:02x})"
+    else:  # the text of a compressed file
+        where = ""
+    if raw[:2] == b"\x1f\x8b":
+        hint = "it is compressed with gzip: decompress it, or name a tidy CSV '*.csv.gz'"
+    else:
+        hint = "save it as UTF-8 (e.g. from a spreadsheet, as 'CSV UTF-8')"
+    return ValueError(f"{path}: not UTF-8 text{where}; {hint}")
+
+
 def _header_hint(columns: Sequence[object]) -> str:
     """Why a CSV's header lacks the score columns, where it can be told: another separator
     than the comma, or the names in another case."""
@@ -267,8 +289,9 @@ def read_csv_scores(
     Raises
     ------
     ValueError
-        On an empty file, missing columns, non-numeric or non-finite scores, repeated rows, or
-        scores on a scale other than ``scale``.
+        On an empty file, a file that is not UTF-8 text (a compressed one is read by its
+        name's extension, e.g. ``.csv.gz``), missing columns, non-numeric or non-finite scores,
+        repeated rows, or scores on a scale other than ``scale``.
     """
     try:
         # learner and data set names are read as written: "001" stays "001" (not 1), and
@@ -284,6 +307,8 @@ def read_csv_scores(
             f"{path}: the file is empty; expected a header {','.join(_SCORE_COLUMNS)} and a row "
             "per score"
         ) from None
+    except UnicodeDecodeError:
+        raise _not_utf8(Path(path)) from None
     missing = [c for c in _SCORE_COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(
