@@ -162,7 +162,7 @@ def test_axis_labels_name_the_subtraction_of_the_raw_scores():
     names = ("boosted_trees", "random_forest")
     for higher, said in (
         (True, "boosted_trees minus random_forest"),
-        (False, "random_forest minus boosted_trees, lower is better"),
+        (False, "random_forest minus boosted_trees; lower scores are better"),
     ):
         axes = [
             plot_posterior_density(

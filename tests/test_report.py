@@ -368,14 +368,14 @@ def test_lower_is_better_mirrors_negated_scores():
     ma, mb = build_report(a).markdown, build_report(b).markdown
     # the per-data-set tables name the subtraction of the raw scores: the losses' reversed
     for pair in a.pairs:
-        loss_diff = f"({pair.second} minus {pair.first}, lower is better)"
+        loss_diff = f"({pair.second} minus {pair.first}; lower scores are better)"
         assert f"| mean difference {loss_diff} |" in ma
         assert f"| mean difference ({pair.first} minus {pair.second}) |" in mb
         ma = ma.replace(loss_diff, f"({pair.first} minus {pair.second})")
     # the mean scores are the raw ones: the losses' are the negated scores' with their sign
     assert a.mean_scores == tuple(-m for m in b.mean_scores)
     strip = re.compile(
-        r"lower is better|higher is better| --lower-is-better|"
+        r"lower is better|higher is better|lower scores are better| --lower-is-better|"
         r" \(the scores being losses, the second learner's score minus the first's\)|"
         r"Mean score over the data sets: .*"
     )
@@ -428,7 +428,7 @@ def test_lower_is_better_figures_name_the_reversed_subtraction(monkeypatch, q):
     drawn = [label for plot in labels.values() for label in plot]
     assert len(drawn) == len(results.pairs)  # the IDP plots, or the t-test densities
     for pair, label in zip(results.pairs, drawn, strict=True):
-        assert f"({pair.second} minus {pair.first}, lower is better)" in label
+        assert f"({pair.second} minus {pair.first}; lower scores are better)" in label
 
 
 def test_raw_scores_outside_unit_interval_with_rope_in_their_unit(tmp_path):
@@ -502,6 +502,10 @@ def test_single_data_set_runs_the_correlated_t_test():
     assert "Bayesian correlated t-test: a is practically better than b" in page.markdown
     assert "need at least two data sets" in page.markdown
     assert list(page.figures) == ["a-b-ttest-density.png"]
+    # the page speaks of the folds and of the tests that ran, not of a hierarchical model
+    assert "Mean score over the folds: a " in page.markdown
+    (reading,) = [x for x in page.markdown.splitlines() if x.startswith("How to read")]
+    assert "hierarchical" not in reading
     # the settings are those of the tests that ran
     settings = page.markdown[page.markdown.index("## Settings") :]
     assert "Bayesian correlated t-test prior" in settings
@@ -774,6 +778,7 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         "a", "b", fit, (-0.01, 0.01), 0.95
     )
     assert sentence in page.markdown
+    assert "For the hierarchical model these are, as in Corani et al." in page.markdown
     assert f"Stan runner '{fit.runner}'" in page.markdown
     # R-hat to the digits its limit 1.01 is checked to, over one fit
     assert f"over 1 fit: max R-hat {max(fit.diagnostics.rhat.values()):.4f}," in page.markdown

@@ -171,11 +171,11 @@ def difference_text(first: str, second: str, higher_is_better: bool = True) -> s
     >>> difference_text("good", "mid")
     'good minus mid'
     >>> difference_text("good", "mid", higher_is_better=False)
-    'mid minus good, lower is better'
+    'mid minus good; lower scores are better'
     """
     if higher_is_better:
         return f"{first} minus {second}"
-    return f"{second} minus {first}, lower is better"
+    return f"{second} minus {first}; lower scores are better"
 
 
 def simplex_coordinates(points: object) -> np.ndarray:

@@ -166,7 +166,7 @@ def _heading(results: ComparisonResults) -> list[tuple]:
             f"Scores: {results.source or 'given table'}; {results.n_folds} fold results "
             f"per data set; {'higher' if s.higher_is_better else 'lower'} is better "
             f"({_unit(s.scale)}). Learners: {_names(results.learners)}. Mean score over "
-            "the data sets: "
+            f"{'the data sets' if q > 1 else 'the folds'}: "
             + ", ".join(
                 f"{name} {score:.6g}"
                 for name, score in zip(results.learners, results.mean_scores, strict=True)
@@ -176,8 +176,17 @@ def _heading(results: ComparisonResults) -> list[tuple]:
     ]
 
 
-def _how_to_read(s: Settings) -> list[tuple]:
-    """The paragraph on how to read the differences, the probabilities and the decisions."""
+def _how_to_read(results: ComparisonResults) -> list[tuple]:
+    """The paragraph on how to read the differences, the probabilities and the decisions
+    (of the hierarchical model's, where it was fitted)."""
+    s = results.settings
+    hierarchical = (
+        " For the hierarchical model these are, as in Corani et al. (2017, Sec. 3.2), the "
+        "posterior probabilities that each region is the most probable one for the "
+        "difference on a new data set."
+        if any(p.hierarchical is not None for p in results.pairs)
+        else ""
+    )
     losses = (
         ""
         if s.higher_is_better
@@ -194,10 +203,8 @@ def _how_to_read(s: Settings) -> list[tuple]:
             "that the two are practically equivalent (rope: difference in "
             f"[{s.rope[0]:g}, {s.rope[1]:g}]), and that the first learner is practically "
             f"better (right: difference above {s.rope[1]:g}); it decides when one of them "
-            f"exceeds {s.threshold:g}. For the hierarchical model these are, as in Corani et "
-            "al. (2017, Sec. 3.2), the posterior probabilities that each region is the most "
-            "probable one for the difference on a new data set. Frequentist tests are "
-            f"two-sided at {s.alpha:g}.",
+            f"exceeds {s.threshold:g}.{hierarchical} Frequentist tests are two-sided at "
+            f"{s.alpha:g}.",
         )
     ]
 
@@ -436,7 +443,7 @@ def _settings(results: ComparisonResults) -> list[tuple]:
 def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     """The page's blocks, section after section, and its figures (PNG by file name)."""
     figures: dict[str, bytes] = {}
-    blocks = _heading(results) + _how_to_read(results.settings)
+    blocks = _heading(results) + _how_to_read(results)
     if results.nemenyi is not None:
         blocks += _all_learners(results, figures)
     header, rows = _summary_table(results)
