@@ -169,6 +169,7 @@ def test_diagnostics_report_and_warn_every_problem():
     assert "R-hat of sigma0" in text and "bulk ESS of sigma0" in text
     assert "tail ESS of sigma0" in text and "delta0" not in text
     assert "3 divergent" in text and "1 transition(s) hit the maximum tree depth" in text
+    assert (diag.divergences, diag.max_treedepth_hits) == (3, 1)
     with pytest.warns(ConvergenceWarning, match="3 divergent"):
         diag.warn()
     # as a result row's columns: the worst R-hat and effective sample size over the
