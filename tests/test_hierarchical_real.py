@@ -55,7 +55,7 @@ def tiny() -> pd.DataFrame:
             for i in range(8)
             for fold in range(10)
         ],
-        columns=["classifier", "dataset", "fold", "accuracy"],
+        columns=["learner", "dataset", "fold", "score"],
     )
 
 
@@ -214,7 +214,7 @@ def test_predictive_densities_and_their_figure(tiny):
 def test_fold_boxplots_count_signs_and_the_rope(tiny):
     out = run("fold_boxplots", {"first": "same", "second": "base"}, tiny)
     diffs = (
-        tiny.pivot_table(index=["dataset", "fold"], columns="classifier", values="accuracy")
+        tiny.pivot_table(index=["dataset", "fold"], columns="learner", values="score")
         .eval("same - base")
         .groupby("dataset")
         .mean()

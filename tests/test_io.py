@@ -32,11 +32,11 @@ def _raw_lines(path: Path) -> list[list[str]]:
 def test_real_file_classifiers_datasets_folds_and_duplicate_credit():
     with pytest.warns(UserWarning, match="'credit'"):
         table = read_accuracies(REAL, as_fraction=False)
-    assert list(table.columns) == ["classifier", "dataset", "fold", "accuracy"]
-    assert list(dict.fromkeys(table["classifier"])) == ["nbc", "aode", "hnb", "j48", "j48gr"]
+    assert list(table.columns) == ["learner", "dataset", "fold", "score"]
+    assert list(dict.fromkeys(table["learner"])) == ["nbc", "aode", "hnb", "j48", "j48gr"]
     assert table["dataset"].nunique() == 53
-    assert table.groupby(["classifier", "dataset"]).size().eq(100).all()
-    assert table["accuracy"].between(0, 100).all() and table["accuracy"].max() > 1  # percent
+    assert table.groupby(["learner", "dataset"]).size().eq(100).all()
+    assert table["score"].between(0, 100).all() and table["score"].max() > 1  # percent
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "keep" is an explicit choice: no warning
         kept = read_accuracies(REAL, duplicates="keep")
@@ -85,8 +85,8 @@ def test_block_format_parsing_and_errors(tmp_path):
     x, datasets = fold_differences(table, "b", "a")
     np.testing.assert_array_equal(x, np.full((2, 2), 5.0))
     # by default the fractions the tests take
-    fractions = read_accuracies(_write_block(tmp_path, good))["accuracy"]
-    np.testing.assert_allclose(fractions, table["accuracy"] / 100, rtol=0, atol=1e-15)
+    fractions = read_accuracies(_write_block(tmp_path, good))["score"]
+    np.testing.assert_allclose(fractions, table["score"] / 100, rtol=0, atol=1e-15)
     assert datasets == ["d1", "d2"]
     bad = {
         " d1 50 60\n": "before the first classifier",

@@ -63,7 +63,6 @@ def readme_dir(tmp_path, monkeypatch) -> Path:
     (tmp_path / "accuracies.txt").write_text(REAL.read_text())
     with pytest.warns(UserWarning, match="credit"):
         table = read_accuracies(REAL, as_fraction=True)
-    table = table.rename(columns={"classifier": "learner", "accuracy": "score"})
     table = table[table["learner"].isin(README_LEARNERS)]
     table.to_csv(tmp_path / "results.csv", index=False)
     table.assign(score=1.0 - table["score"]).to_csv(tmp_path / "rmse.csv", index=False)

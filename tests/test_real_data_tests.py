@@ -27,7 +27,7 @@ def tiny_table(n_datasets=6, n_folds=10):
         margin = 0.02 + 0.01 * d
         for learner, acc in (("base", base), ("up", base + margin), ("same", base)):
             rows += [
-                {"classifier": learner, "dataset": f"d{d}", "fold": f, "accuracy": a}
+                {"learner": learner, "dataset": f"d{d}", "fold": f, "score": a}
                 for f, a in enumerate(acc)
             ]
     return pd.DataFrame(rows)
@@ -134,8 +134,8 @@ def test_the_readings_p_t4_s_notes_list_give_the_counts_they_state():
     data = read_accuracies(REAL, duplicates="keep", as_fraction=True)
     learners = ["nbc", "aode", "hnb", "j48", "j48gr"]
     acc = {
-        c: np.stack([g["accuracy"].to_numpy() for _, g in rows.groupby("dataset", sort=False)])
-        for c, rows in data.groupby("classifier")
+        c: np.stack([g["score"].to_numpy() for _, g in rows.groupby("dataset", sort=False)])
+        for c, rows in data.groupby("learner")
     }
     pairs = [(a, b) for i, a in enumerate(learners) for b in learners[i + 1 :]]
     subsets = (slice(0, 27), slice(27, 54), slice(0, 54))

@@ -3,6 +3,7 @@
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
@@ -187,12 +188,16 @@ def test_booleans_and_numeric_text_are_refused_naming_the_argument(function, arg
         )
 
 
-def test_tables_must_be_data_frames():
-    from cvcompare.io import fold_differences, mean_score_matrix
+def test_tables_must_be_data_frames_with_the_readers_columns():
+    from cvcompare.io import fold_differences, learners, mean_score_matrix, select_learners
 
-    for call in (lambda t: fold_differences(t, "a", "b"), mean_score_matrix):
+    calls = (lambda t: fold_differences(t, "a", "b"), mean_score_matrix, learners, select_learners)
+    other = pd.DataFrame({"classifier": ["a"], "dataset": ["d"], "fold": [0], "accuracy": [0.5]})
+    for call in calls:
         with pytest.raises(TypeError, match="^table: expected a pandas DataFrame"):
             call(np.zeros((3, 4)))
+        with pytest.raises(ValueError, match=r"^table: expected the columns .* \(learner, "):
+            call(other)
 
 
 def test_numbers_of_every_numeric_type_are_still_accepted():

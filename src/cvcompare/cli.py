@@ -72,7 +72,6 @@ from cvcompare.io import (
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
-    score_columns,
     select_learners,
 )
 from cvcompare.io import (
@@ -502,7 +501,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     tests = _tests_for(tests, table["dataset"].nunique())
     _check_settings(args, tests)
     args.rho_given, args.rho_note = args.rho is not None, ""
-    size = score_size(table[score_columns(table)[1]].to_numpy(), args.scale)
+    size = score_size(table["score"].to_numpy(), args.scale)
     rows: list[Row] = []
     means: list[np.ndarray] = []  # of each pair, for the notes on the rank tests
     noisy_pairs: list[str] = []  # the hierarchical fits' data sets given noise, by pair

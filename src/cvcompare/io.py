@@ -48,12 +48,10 @@ __all__ = [
     "mean_score_matrix",
     "read_accuracies",
     "read_csv_scores",
-    "score_columns",
     "select_learners",
 ]
 
-# column names of the two tidy tables: (learner, dataset, fold, score)
-_ACCURACY_COLUMNS = ("classifier", "dataset", "fold", "accuracy")
+# the columns of the tidy table both readers return
 _SCORE_COLUMNS = ("learner", "dataset", "fold", "score")
 
 
@@ -83,8 +81,9 @@ def read_accuracies(
     Returns
     -------
     pandas.DataFrame
-        Columns ``classifier``, ``dataset`` (in file order), ``fold`` (0, 1, ...) and
-        ``accuracy``; one row per classifier, data set and fold.
+        Columns ``learner`` (the classifier of each block), ``dataset`` (in file order),
+        ``fold`` (0, 1, ...) and ``score`` (the accuracy), as :func:`read_csv_scores` gives
+        them; one row per classifier, data set and fold.
 
     Raises
     ------
@@ -169,16 +168,16 @@ def read_accuracies(
     frames = [
         pd.DataFrame(
             {
-                "classifier": clf,
+                "learner": clf,
                 "dataset": np.repeat(datasets, n_folds),
                 "fold": np.tile(np.arange(n_folds), len(datasets)),
-                "accuracy": np.concatenate([block[d] for d in datasets]),
+                "score": np.concatenate([block[d] for d in datasets]),
             }
         )
         for clf, block in blocks.items()
     ]
     table = pd.concat(frames, ignore_index=True)
-    if np.all(table["accuracy"] <= 1):
+    if np.all(table["score"] <= 1):
         raise ValueError(
             f"{path}: every accuracy lies in [0, 1]; the format holds percentages, and these "
             "look like fractions (give fractions as a tidy CSV, columns learner, dataset, "
@@ -186,7 +185,7 @@ def read_accuracies(
             "in .csv)"
         )
     if as_fraction:
-        table["accuracy"] /= 100.0
+        table["score"] /= 100.0
     return table
 
 
@@ -348,58 +347,37 @@ def read_csv_scores(
     return table
 
 
-def score_columns(table: pd.DataFrame) -> tuple[str, str]:
-    """The learner and score column names of a tidy table from either reader.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        A tidy table from :func:`read_csv_scores` or :func:`read_accuracies`.
-
-    Returns
-    -------
-    tuple of str
-        ``("learner", "score")`` for :func:`read_csv_scores`, ``("classifier",
-        "accuracy")`` for :func:`read_accuracies`.
-
-    Raises
-    ------
-    TypeError
-        If ``table`` is not a DataFrame.
-    ValueError
-        If ``table`` lacks the columns of both readers; the message names them.
-    """
+def _check_columns(table: object) -> None:
+    """Check that ``table`` is a DataFrame with the columns of both readers (``learner``,
+    ``dataset``, ``fold``, ``score``); the message names them."""
     if not isinstance(table, pd.DataFrame):
         raise TypeError(
             "table: expected a pandas DataFrame from read_csv_scores or read_accuracies, got "
             f"{type(table).__name__}"
         )
-    for learner, _, _, score in (_SCORE_COLUMNS, _ACCURACY_COLUMNS):
-        if {learner, "dataset", "fold", score} <= set(table.columns):
-            return learner, score
-    raise ValueError(
-        "table: expected the columns of read_csv_scores (learner, dataset, fold, score) or of "
-        f"read_accuracies (classifier, dataset, fold, accuracy), got {list(table.columns)}"
-    )
+    if not set(_SCORE_COLUMNS) <= set(table.columns):
+        raise ValueError(
+            "table: expected the columns of read_csv_scores and read_accuracies (learner, "
+            f"dataset, fold, score), got {list(table.columns)}"
+        )
 
 
-def _check_table(table: pd.DataFrame) -> tuple[str, str]:
-    """:func:`score_columns` of a table whose rows can be paired: real, finite scores, no
-    empty label and no (learner, dataset, fold) twice (a repeat would be averaged in, or make
-    the pairing fail)."""
-    learner_col, score_col = score_columns(table)
-    check_array(table[score_col].to_numpy(), f"table: column {score_col!r}", min_size=1)
-    keys = [learner_col, "dataset", "fold"]
+def _check_table(table: pd.DataFrame) -> None:
+    """Check a table whose rows can be paired (:func:`_check_columns`): real, finite
+    scores, no empty label and no (learner, dataset, fold) twice (a repeat would be averaged
+    in, or make the pairing fail)."""
+    _check_columns(table)
+    check_array(table["score"].to_numpy(), "table: column 'score'", min_size=1)
+    keys = ["learner", "dataset", "fold"]
     if table[keys].isna().any().any():
-        raise ValueError(f"table: {learner_col}, dataset and fold must not be empty")
+        raise ValueError("table: learner, dataset and fold must not be empty")
     dup = table.duplicated(keys)
     if dup.any():
         row = table[dup].iloc[0]
         raise ValueError(
-            f"table: ({learner_col}, dataset, fold) = ({row[learner_col]}, {row['dataset']}, "
+            f"table: (learner, dataset, fold) = ({row['learner']}, {row['dataset']}, "
             f"{row['fold']}) appears more than once"
         )
-    return learner_col, score_col
 
 
 def learners(table: pd.DataFrame) -> list[str]:
@@ -418,9 +396,10 @@ def learners(table: pd.DataFrame) -> list[str]:
     Raises
     ------
     TypeError, ValueError
-        As :func:`score_columns`.
+        If ``table`` is not a DataFrame with the columns of the readers.
     """
-    return list(dict.fromkeys(table[score_columns(table)[0]]))
+    _check_columns(table)
+    return list(dict.fromkeys(table["learner"]))
 
 
 def check_learner(value: object, name: str, known: list[str]) -> None:
@@ -472,7 +451,6 @@ def select_learners(
     TypeError
         If ``chosen`` is a single string.
     """
-    column = score_columns(table)[0]
     known = learners(table)
     if isinstance(chosen, str):
         raise TypeError(
@@ -486,7 +464,7 @@ def select_learners(
     repeated = next((name for i, name in enumerate(chosen) if name in chosen[:i]), None)
     if repeated is not None:
         raise ValueError(f"learners: {repeated!r} is given twice; name each learner once")
-    return table[table[column].isin(chosen)], chosen
+    return table[table["learner"].isin(chosen)], chosen
 
 
 def fold_differences(
@@ -527,14 +505,14 @@ def fold_differences(
     """
     if not isinstance(higher_is_better, bool):
         raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
-    learner_col, score_col = _check_table(table)
+    _check_table(table)
     known = learners(table)
     for name, value in (("a", a), ("b", b)):
         check_learner(value, name, known)
     if a == b:
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
-    pair = table[table[learner_col].isin([a, b])]
-    paired = pair.set_index([learner_col, "dataset", "fold"])[score_col].unstack(learner_col)
+    pair = table[table["learner"].isin([a, b])]
+    paired = pair.set_index(["learner", "dataset", "fold"])["score"].unstack("learner")
     if paired.isna().any().any():
         gaps = paired[paired.isna().any(axis=1)]
         lacking = a if gaps[a].isna().iloc[0] else b
@@ -547,7 +525,7 @@ def fold_differences(
     # each data set's differences in the order of its fold labels, which may be numbered
     # per data set (0, ..., n - 1) or across them
     diff = (paired[a] - paired[b]).groupby(level="dataset", sort=False)
-    datasets = list(dict.fromkeys(pair.loc[pair[learner_col] == a, "dataset"]))
+    datasets = list(dict.fromkeys(pair.loc[pair["learner"] == a, "dataset"]))
     counts = diff.size()
     if counts.nunique() > 1:
         usual = counts.mode().iloc[0]
@@ -670,11 +648,11 @@ def mean_score_matrix(
         If ``table`` is not a DataFrame, a score is not a real number (text, booleans), or
         ``order`` is a single string.
     """
-    learner_col, score_col = _check_table(table)
-    groups = table.groupby([learner_col, "dataset"], sort=False)[score_col]
+    _check_table(table)
+    groups = table.groupby(["learner", "dataset"], sort=False)["score"]
     # exactly rounded sums: equal multisets of fold scores give bit-identical means (a tie
     # for the rank tests) whatever the order of the folds
-    means = (groups.agg(math.fsum) / groups.size()).unstack(learner_col)
+    means = (groups.agg(math.fsum) / groups.size()).unstack("learner")
     names = learners(table)
     if isinstance(order, str):
         raise TypeError(f"order: expected a sequence of learner names, got the string {order!r}")
@@ -688,12 +666,12 @@ def mean_score_matrix(
         gaps = means.isna().stack()
         learner, dataset = gaps[gaps].index[0][::-1]
         raise ValueError(f"table: learner {learner!r} has no result on data set {dataset!r}")
-    cover = table.groupby(["dataset", "fold"], sort=False)[learner_col].nunique()
+    cover = table.groupby(["dataset", "fold"], sort=False)["learner"].nunique()
     if (cover < len(names)).any():
         dataset, fold = cover.index[np.argmax(cover.to_numpy() < len(names))]
         fold = fold.item() if isinstance(fold, np.generic) else fold
         rows = table[(table["dataset"] == dataset) & (table["fold"] == fold)]
-        missing = next(name for name in names if name not in set(rows[learner_col]))
+        missing = next(name for name in names if name not in set(rows["learner"]))
         raise ValueError(
             f"table: learner {missing!r} has no score for fold {fold!r} of data set "
             f"{dataset!r}, which other learners have; the folds must be paired"
@@ -702,7 +680,7 @@ def mean_score_matrix(
     # each data set's rounding tolerance, from its own folds and scores: a data set of small
     # scores (an RMSE of 1e-3) keeps differences that one of large scores would not resolve
     per_dataset = table.groupby("dataset", sort=False)
-    size = np.maximum(1.0, per_dataset[score_col].agg(lambda s: np.abs(s).max()))
+    size = np.maximum(1.0, per_dataset["score"].agg(lambda s: np.abs(s).max()))
     n = per_dataset["fold"].nunique()
     tolerance = _rounding_tolerance(n, size).reindex(datasets).to_numpy()
     tied = [_tie_close(row, tol) for row, tol in zip(values, tolerance, strict=True)]

@@ -17,7 +17,7 @@ if "data" in snakemake.input.keys():  # noqa: F821
     # The papers count 54 data sets: the repeated `credit` block line is kept as `credit#2`.
     data = read_accuracies(snakemake.input.data, duplicates="keep", as_fraction=True)  # noqa: F821
     log.info(
-        "read %d data sets of %d learners", data["dataset"].nunique(), data["classifier"].nunique()
+        "read %d data sets of %d learners", data["dataset"].nunique(), data["learner"].nunique()
     )
 aggregate, figure_data = run_analysis(**job, data=data)
 write_table(aggregate, snakemake.output.aggregate)  # noqa: F821

@@ -46,7 +46,6 @@ from cvcompare.io import (
     fold_differences,
     mean_differences,
     mean_score_matrix,
-    score_columns,
     select_learners,
 )
 from cvcompare.seeding import replication_seed_sequence
@@ -665,9 +664,8 @@ def compare_learners(
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress: expected True, False or None, got {progress!r}")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    score = score_columns(table)[1]
-    scores = check_array(sub[score].to_numpy(), f"table: column {score!r}")
-    check_score_scale(scores, f"table: column {score!r}", scale)
+    scores = check_array(sub["score"].to_numpy(), "table: column 'score'")
+    check_score_scale(scores, "table: column 'score'", scale)
     # the first pair's folds are paired before their number sets the default rho (the
     # other pairs' are, as they are analysed)
     x, _ = fold_differences(sub, chosen[0], chosen[1], higher_is_better=higher_is_better)
