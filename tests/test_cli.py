@@ -906,6 +906,11 @@ def test_a_compressed_csv_is_read_and_a_file_not_in_utf8_is_named(capsys, small_
     code, out, err = _run(capsys, "compare", str(latin), *compare)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert f"{latin}: not UTF-8 text (line 2: byte 0xef); save it as UTF-8" in err
+    # compressed too: the line of the text inside
+    packed_latin = tmp_path / "latin.csv.gz"
+    packed_latin.write_bytes(gzip.compress(latin.read_bytes()))
+    code, out, err = _run(capsys, "compare", str(packed_latin), *compare)
+    assert code == 2 and f"{packed_latin}: not UTF-8 text (line 2: byte 0xef); save it" in err
 
 
 @pytest.fixture

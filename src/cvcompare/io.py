@@ -20,6 +20,7 @@ comparing multiple classifiers through Bayesian analysis. JMLR 18(77); data file
 
 from __future__ import annotations
 
+import gzip
 import math
 import warnings
 from collections.abc import Sequence
@@ -227,15 +228,18 @@ def header_separator(line: str) -> str | None:
 
 
 def _not_utf8(path: Path) -> ValueError:
-    """The error for a file that is not UTF-8 text, with the line and value of its first
-    byte that is not (of the file as stored) and what a gzip-compressed file needs."""
+    """The error for a file that is not UTF-8 text: the line and value of its first byte
+    that is not UTF-8 (decompressed where its name ends in ``.gz``, as pandas reads it), and
+    what to do (for gzip's bytes under another name: decompress it)."""
     raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b" and path.suffix.lower() == ".gz":
+        raw = gzip.decompress(raw)
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
         line = raw.count(b"\n", 0, bad.start) + 1
         where = f" (line {line}: byte 0x{raw[bad.start]:02x})"
-    else:  # the text of a compressed file
+    else:  # the text of a file compressed otherwise (.bz2, .xz...)
         where = ""
     if raw[:2] == b"\x1f\x8b":
         hint = "it is compressed with gzip: decompress it, or name a tidy CSV '*.csv.gz'"
