@@ -8,9 +8,9 @@ with plots and decisions in words, as one HTML page and a Markdown twin.
 
 FILE is either a tidy CSV (columns learner, dataset, fold, score; a name ending in .csv, or
 .csv.gz and the like, compressed) or, for any other name, the block format of baycomp's
-accuracies.txt (percentages). --scale is for a CSV
-(the block format takes only --scale percent) and --duplicates for the block format; given
-for the other format, either is an error.
+accuracies.txt (percentages). --scale is for a CSV (the block format takes only --scale
+percent) and --duplicates for the block format; given for the other format, either is an
+error.
 
 Differences are always first learner minus second (A - B), oriented so that a positive
 difference favours the first learner (with --lower-is-better the scores are losses and the
