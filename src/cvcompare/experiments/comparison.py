@@ -439,6 +439,8 @@ def comparison_page(table: pd.DataFrame, fidelity: str) -> str:
         "holds within two standard errors (for a share of replications that is 0 or 1, "
         "within its exact 95% bound) and its stated tolerance (half a unit of the last "
         "printed digit for rounded numbers). For experiments that fit the hierarchical "
-        f"model, the share of fits passing the sampler diagnostics ({PASS_RULE}) is given."
+        f"model, the share of fits passing the sampler diagnostics ({PASS_RULE}) is given. "
+        "A note's \"see notes\" refers to the notes of the claim's experiment: its file "
+        "config/experiments/<experiment>.yaml, and docs/targets.md."
         "\n\n" + to_markdown(table)
     )
