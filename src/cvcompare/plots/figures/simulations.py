@@ -202,10 +202,31 @@ def _one_panel(
 
 #: The hierarchical model's series of the equivalence studies (Figs. 2 and 4).
 _EQUIVALENCE_SERIES = [
-    ("mean_p_rope", "hierarchical", "mean p(rope)", "o", "-", "tab:green"),
-    ("recognition", "hierarchical", "equivalence recognition", "s", "-", "tab:orange"),
-    ("decisive", "hierarchical", "p(left) or p(right) > 0.95", "^", ":", "tab:brown"),
-    ("mean_p_rope_next", "hierarchical", "mean p(rope), next data set", "v", "-.", "tab:purple"),
+    ("mean_p_rope", "hierarchical", r"mean P($\delta_0$ in rope)", "o", "-", "tab:green"),
+    (
+        "recognition",
+        "hierarchical",
+        r"runs with P($\delta_0$ in rope) > 0.95",
+        "s",
+        "-",
+        "tab:orange",
+    ),
+    (
+        "decisive",
+        "hierarchical",
+        r"runs with P($\delta_0$ left or right of rope) > 0.95",
+        "^",
+        ":",
+        "tab:brown",
+    ),
+    (
+        "mean_p_rope_next",
+        "hierarchical",
+        r"mean P($\delta$ in rope), next data set",
+        "v",
+        "-.",
+        "tab:purple",
+    ),
 ]
 _Q_LABEL = "number of data sets q"
 _SIGNED_RANK = (
@@ -297,11 +318,18 @@ def figure_h_f3(aggregate: pd.DataFrame, *, title: str | None = None) -> Figure:
 #: The curves of H-F5.
 _POWER_SERIES = [
     ("rejection", "signed_rank", "signed-rank (alpha = 0.05)", "D", "--", _COLORS["signed_rank"]),
-    ("power_right", "hierarchical", "hierarchical, p(right) > 0.95", "o", "-", "tab:green"),
+    (
+        "power_right",
+        "hierarchical",
+        r"hierarchical, P($\delta_0$ right of rope) > 0.95",
+        "o",
+        "-",
+        "tab:green",
+    ),
     (
         "power_right_next",
         "hierarchical",
-        "hierarchical, next data set p(right) > 0.95",
+        r"hierarchical, P($\delta$ right of rope) > 0.95, next data set",
         "v",
         "-.",
         "tab:purple",
