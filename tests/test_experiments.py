@@ -748,6 +748,34 @@ def test_the_signed_rank_panel_of_h_f3_names_its_grey_line():
     assert sorted(labels) == [r"nominal $\alpha$ = 0.05", "signed-rank rejection rate"]
 
 
+def test_a_legend_below_the_axes_fits_their_place_and_leaves_them_their_width():
+    # H-F5's labels in two columns are wider than the figure: the layout had shrunk its axes
+    # to a sixth of the figure's width to make room; in one column they fit
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from cvcompare.plots.figures import FIGURES
+
+    power = pd.DataFrame(
+        {"point": f"delta0~{d}", "delta0": d, "test": test, "metric": metric,
+         "value": 0.5, "se": 0.1, "n": 10}
+        for d in (0.015, 0.02)
+        for metric, test in (("rejection", "signed_rank"), ("power_right", "hierarchical"),
+                             ("power_right_next", "hierarchical"))
+    )  # fmt: skip
+    figures = [
+        FIGURES["figure_h_f5"](power, title="t"),
+        FIGURES["figure_h_f2"](_equivalence_aggregate(), title="t"),
+        FIGURES["figure_h_f3"](_equivalence_aggregate(), title="t"),
+    ]
+    for fig in figures:
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        fig.draw_without_rendering()
+        for ax in fig.axes:
+            column = 1 / ax.get_subplotspec().get_gridspec().ncols  # of the figure's width
+            assert ax.get_legend().get_window_extent(renderer).width <= column * fig.bbox.width
+            assert ax.get_position().width > 0.75 * column
+
+
 def test_the_replicability_figure_names_its_grey_line_and_the_direction_of_h1():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from cvcompare.plots.figures._registry import (
@@ -168,15 +169,22 @@ def _draw_series(
 
 
 def _legend_below(ax: Axes) -> None:
-    """Put the legend under the axes, clear of the data."""
-    ax.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.18),
-        ncol=2,
-        fontsize="small",
-        title=ERROR_BARS,
-        title_fontsize="small",
-    )
+    """Put the legend under the axes, clear of the data: in two columns where they fit in the
+    axes' column of the figure, else in one (a legend wider than its column would make the
+    layout shrink the axes to a sliver)."""
+    room = ax.figure.bbox.width / ax.get_subplotspec().get_gridspec().ncols
+    renderer = FigureCanvasAgg(ax.figure).get_renderer()
+    for ncol in (2, 1):
+        legend = ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.18),
+            ncol=ncol,
+            fontsize="small",
+            title=ERROR_BARS,
+            title_fontsize="small",
+        )
+        if legend.get_window_extent(renderer).width <= room:
+            return
 
 
 def _one_panel(
