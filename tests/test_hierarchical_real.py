@@ -229,7 +229,8 @@ def test_fold_boxplots_count_signs_and_the_rope(tiny):
     fig = FIGURES["figure_h_f8"](pd.DataFrame(), title="Boxes", data=data.assign(pair="same-base"))
     assert len(fig.axes) == 2
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == [f"d{i}" for i in range(8)]
-    assert not fig.axes[0].texts  # no outlier far from the boxes: nothing beyond the axis
+    # no outlier far from the boxes: nothing beyond the axis
+    assert not fig.axes[0].texts and fig.axes[0].get_title() == "fold differences on each data set"
     # one fold far below every whisker (page-blocks' -0.5 in j48 vs j48gr) goes beyond the
     # axis, marked at its edge, instead of squashing every box; one near the boxes stays
     folds = data[data["sample"] == "folds"].assign(pair="same-base")
@@ -243,8 +244,9 @@ def test_fold_boxplots_count_signs_and_the_rope(tiny):
     ).axes[0]
     bottom, top = ax.get_ylim()
     assert far / 2 < bottom < min(whiskers.min(), -0.01) and top > near
-    count, note = ax.texts  # two folds of d0 below the axis: one triangle, marked 2
-    assert note.get_text() == (
+    (count,) = ax.texts  # two folds of d0 below the axis: one triangle, marked 2
+    assert ax.get_title() == (
+        "fold differences on each data set\n"
         "2 fold differences beyond the axis (triangles at its edge), the farthest -0.50 (d0)"
     )
     (edge,) = [line for line in ax.lines if line.get_marker() == "v"]

@@ -147,18 +147,18 @@ def _draw_boxes(ax, boxes: list[dict], low: float, high: float, mean_label: str)
 _OUTLIER_REACH = 1.0
 
 
-def _limit_to_whiskers(ax, boxes: list[dict], low: float, high: float) -> None:
+def _limit_to_whiskers(ax, boxes: list[dict], low: float, high: float) -> str:
     """Limit ``ax``'s vertical axis to the whiskers, the rope and the outliers near them;
     farther outliers are marked at the axis' edge (a triangle at each box that has them,
-    with their number beside it where it is more than one) and counted in a note, with the
-    farthest value."""
+    with their number beside it where it is more than one). Returns the note that counts
+    them, with the farthest value (empty where there are none)."""
     bottom = min(low, *(b["whislo"] for b in boxes))
     top = max(high, *(b["whishi"] for b in boxes))
     reach = _OUTLIER_REACH * (top - bottom)
     fliers = [(i, v) for i, b in enumerate(boxes, start=1) for v in b["fliers"]]
     beyond = [(i, v) for i, v in fliers if not bottom - reach <= v <= top + reach]
     if not beyond:
-        return
+        return ""
     near = [v for _, v in fliers if bottom - reach <= v <= top + reach]
     bottom, top = min(bottom, *near), max(top, *near)
     margin = 0.06 * (top - bottom)
@@ -174,11 +174,10 @@ def _limit_to_whiskers(ax, boxes: list[dict], low: float, high: float) -> None:
             )  # fmt: skip
     farthest = max(beyond, key=lambda iv: abs(iv[1]))
     name = boxes[farthest[0] - 1]["label"]
-    ax.annotate(
+    return (
         f"{len(beyond)} fold difference{'s' if len(beyond) > 1 else ''} beyond the axis "
-        f"(triangles at its edge), the farthest {farthest[1]:.2f} ({name})",
-        (0.99, 0.02), xycoords="axes fraction", ha="right", va="bottom", fontsize="small",
-    )  # fmt: skip
+        f"(triangles at its edge), the farthest {farthest[1]:.2f} ({name})"
+    )
 
 
 @register_figure
@@ -204,9 +203,9 @@ def figure_h_f8(
         Left: one box per data set of its fold differences (Tukey's hinges and whiskers,
         outliers as circles, the mean as a red dot); the vertical axis spans the whiskers,
         the rope and the outliers within that span again of them, and the farther outliers
-        are triangles at the axis' edge, counted in a note with the farthest one (on the
-        real results, one page-blocks fold at -0.5 would otherwise squash every box into
-        the rope's band). Right: one box of the data sets' mean differences, on a finer
+        are triangles at the axis' edge, counted in the panel's title with the farthest one
+        (on the real results, one page-blocks fold at -0.5 would otherwise squash every box
+        into the rope's band). Right: one box of the data sets' mean differences, on a finer
         scale. The rope shaded in both.
     """
     needed = ["pair", "sample", "dataset", "position", "stat", "value", "rope_low", "rope_high"]
@@ -219,10 +218,13 @@ def figure_h_f8(
     fig = Figure(figsize=(max(9.0, 0.22 * len(folds) + 1.5), 4.8), layout="constrained")
     ax, ax_means = fig.subplots(1, 2, gridspec_kw={"width_ratios": [len(folds), 4]})
     _draw_boxes(ax, folds, low, high, "mean difference on the data set")
-    _limit_to_whiskers(ax, folds, low, high)
+    beyond = _limit_to_whiskers(ax, folds, low, high)
     ax.tick_params(axis="x", labelrotation=90, labelsize=7)
     ax.set_ylabel(f"difference of accuracy, {first} minus {second}")
-    ax.set_title("fold differences on each data set", fontsize="medium")
+    # the note on the folds beyond the axis in the panel's title, clear of the boxes and of
+    # the triangles' counts at the axis' edges
+    panel = "fold differences on each data set"
+    ax.set_title(f"{panel}\n{beyond}" if beyond else panel, fontsize="medium")
     ax.legend(loc="lower left", fontsize="small", frameon=False)
     _draw_boxes(ax_means, means, low, high, "mean")
     ax_means.set_xticks([1], ["mean differences\nof the data sets"])
