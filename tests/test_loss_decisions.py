@@ -235,7 +235,13 @@ def _fake_w_f2_aggregate(spec, gen):
 
 
 def test_summary_tables_are_the_claims_summaries_and_the_papers_layout():
-    from cvcompare.experiments.tables import summary_markdown, summary_table
+    from cvcompare.experiments.tables import (
+        experiment_markdown,
+        pivot_table,
+        summary_markdown,
+        summary_table,
+        table_key,
+    )
 
     spec = load_experiment(ROOT / "config" / "experiments" / "W-F2.yaml", schema=SCHEMA)
     agg = _fake_w_f2_aggregate(spec, np.random.default_rng(5))
@@ -266,9 +272,16 @@ def test_summary_tables_are_the_claims_summaries_and_the_papers_layout():
         for claim in mine.itertuples():
             l1 = int(claim.at.rsplit("l1=", 1)[1])
             assert cells.loc[(claim.test, l1), "value"] == pytest.approx(claim.reproduced)
-    # the Markdown: one section per summary, under the experiment's table
+    # the Markdown: one section per summary, the paper's tables first, then the declared
+    # table of every number they summarise
     md = summary_markdown(agg, spec)
     assert md.count("\n## ") == 4 and "| test | l1 = 1 | l1 = 2 | l1 = 4 | l1 = 9 | l1 = 19 |" in md
+    long = pivot_table(agg, spec.table, {axis.name: axis.values for axis in spec.grid})
+    page = experiment_markdown(long, agg, spec, table_key(spec, "paper"))
+    headings = [line for line in page.splitlines() if line.startswith("#")]
+    assert headings[0] == f"# {spec.title}" and headings[1].startswith("## Table 1: ")
+    assert headings[-1] == "## Every number they summarise" and len(headings) == 6
+    assert page.index(md.strip()) < page.index("## Every number they summarise")
     # a fidelity that runs part of the grid (smoke: three Delta values, l1 = 1 and 19) has
     # the columns it ran, and its areas, which need every Delta, are undefined
     partial = agg[agg.delta.isin([-0.05, 0.0, 0.05]) & agg.l1.isin([1, 19])]

@@ -9,10 +9,9 @@ import pandas as pd  # noqa: E402
 
 from cvcompare.experiments import atomic_path, load_experiment, load_yaml, write_table  # noqa: E402
 from cvcompare.experiments.tables import (  # noqa: E402
+    experiment_markdown,
     pivot_table,
-    summary_markdown,
     table_key,
-    table_markdown,
 )
 
 log = _log.setup(snakemake.log[0])  # noqa: F821
@@ -22,7 +21,5 @@ long = pivot_table(aggregate, spec.table, {axis.name: axis.values for axis in sp
 write_table(long, snakemake.output.csv)  # noqa: F821
 key = table_key(spec, snakemake.params.fidelity)  # noqa: F821
 with atomic_path(snakemake.output.md) as tmp:  # noqa: F821
-    tmp.write_text(
-        table_markdown(long, spec.table, spec.title, key) + summary_markdown(aggregate, spec)
-    )
+    tmp.write_text(experiment_markdown(long, aggregate, spec, key))
 log.info("%s: table of %d cells", spec.id, len(long))

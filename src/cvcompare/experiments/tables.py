@@ -24,7 +24,14 @@ import pandas as pd
 from cvcompare.experiments.comparison import point_labels_at, summarise
 from cvcompare.experiments.spec import format_value
 
-__all__ = ["pivot_table", "summary_markdown", "summary_table", "table_key", "table_markdown"]
+__all__ = [
+    "experiment_markdown",
+    "pivot_table",
+    "summary_markdown",
+    "summary_table",
+    "table_key",
+    "table_markdown",
+]
 
 #: Table keys that are not grid axes: their values are ids, explained under the table.
 _ID_KEYS = ("test", "metric")
@@ -317,9 +324,23 @@ def summary_table(aggregate: pd.DataFrame, spec: Any, entry: Mapping[str, Any]) 
     return pd.DataFrame(out, columns=[*keys, "value", "se", "n", "uncertainty"])
 
 
+def experiment_markdown(
+    long: pd.DataFrame, aggregate: pd.DataFrame, spec: Any, key: Mapping[str, Any]
+) -> str:
+    """The Markdown page of an experiment's tables: its declared table (``long``, from
+    :func:`pivot_table`) under the experiment's title; where it declares summary tables (the
+    paper's own, e.g. W-F2's Tables 1-3), those first (:func:`summary_markdown`) and the
+    declared table after them, as every number they summarise."""
+    summaries = summary_markdown(aggregate, spec)
+    if not summaries:
+        return table_markdown(long, spec.table, spec.title, key)
+    every = table_markdown(long, spec.table, "Every number they summarise", key, level=2)
+    return f"# {spec.title}\n{summaries}\n{every}"
+
+
 def summary_markdown(aggregate: pd.DataFrame, spec: Any) -> str:
-    """The summary tables of an experiment (:func:`summary_table`) as Markdown sections, to
-    follow its table; empty when it declares none."""
+    """The summary tables of an experiment (:func:`summary_table`) as Markdown sections, each
+    after a blank line; empty when it declares none."""
     digits = spec.table.get("digits", 3)
     sections = [
         table_markdown(
