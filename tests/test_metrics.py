@@ -56,10 +56,25 @@ def test_replicability_equals_its_definition():
     )
 
 
-def test_replicability_delta_method_error_matches_simulation():
+def test_replicability_error_is_its_spread_over_sets_of_decisions():
+    # exact: every one of the 2^10 sets of 10 decisions, weighted by its probability at the
+    # share observed, its R from the definition; at p = 1/2, where the delta method gives 0
+    for count in (5, 3, 1, 0):
+        e = np.arange(10) < count
+        p = e.mean()
+        sets = (np.arange(2**10)[:, None] >> np.arange(10)) & 1
+        k = sets.sum(axis=1)
+        weights = p**k * (1 - p) ** (10 - k)
+        r = 1 - 2 * np.sum((sets - sets.mean(axis=1, keepdims=True)) ** 2, axis=1) / 9
+        sd = np.sqrt(np.sum(weights * (r - np.sum(weights * r)) ** 2))
+        assert replicability_estimate(e).se == pytest.approx(sd, rel=1e-12, abs=1e-15)
+    assert replicability_estimate(np.arange(10) < 5).se > 0.07
+
+
+def test_replicability_error_matches_simulation():
     # 4,000 simulated sets of n = 400 decisions with p = 0.2: the sd of R over the sets
-    # (relative SE 1/sqrt(2 * 3999) = 1.1%) must match the delta-method error up to its
-    # O(1/n) bias; 8% is about seven standard errors.
+    # (relative SE 1/sqrt(2 * 3999) = 1.1%) must match the error computed at each set's own
+    # share up to that plug-in's O(1/n) bias; 8% is about seven standard errors.
     rng = np.random.default_rng(4)
     n, p, reps = 400, 0.2, 4000
     draws = rng.random((reps, n)) < p

@@ -181,7 +181,7 @@ def replicability_split(
     ``replicability_indeterminate`` of the decisions in the draws where the IDP is
     determinate / indeterminate, ``R = 1 - 2 sum (e_i - mean e)^2 / (n - 1)``
     (Benavoli et al. 2014, Sec. 4.2; :func:`cvcompare.experiments.metrics.replicability_estimate`,
-    delta-method standard errors; NaN where fewer than two draws fall in a group).
+    its exact standard error; NaN where fewer than two draws fall in a group).
 
     The figure data hold one row per draw: ``draw``, the Wilcoxon ``pvalue``, the
     decisions ``wilcoxon`` and ``dp`` (0/1) and ``indeterminate`` (bool).
