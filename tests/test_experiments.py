@@ -805,6 +805,18 @@ def test_the_replicability_figure_names_its_grey_line_and_the_direction_of_h1():
     FigureCanvasAgg(fig).draw()
     boxes = [ax.title.get_window_extent() for ax in fig.axes]
     assert all(left.x1 < right.x0 for left, right in itertools.pairwise(boxes))
+    # two standard errors each way, the upper bar cut at 1, which no replicability exceeds
+    near_one = (agg["pair"] == "nbc-aode") & (agg["test"] == "dp")
+    near_one &= agg["metric"] == "replicability_indeterminate"
+    agg.loc[near_one, ["value", "se"]] = [0.95, 0.05]
+    ax = FIGURES["figure_replicability_split"](agg, title="t").axes[0]
+    ends = sorted(
+        (round(y0, 12), round(y1, 12))
+        for container in ax.containers
+        if hasattr(container, "has_yerr")
+        for (_, y0), (_, y1) in container.lines[2][0].get_segments()
+    )
+    assert ends == [(0.66, 0.74)] * 3 + [(0.85, 1.0)]
 
 
 def test_file_name_must_match_id(tmp_path):

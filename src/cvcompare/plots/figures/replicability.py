@@ -72,10 +72,13 @@ def figure_replicability_split(
             ax.bar(
                 x + offset, sel["value"], width, color=color, label=label if ax is axes[0] else None
             )
+            # two standard errors each way, cut at 1: no replicability exceeds it
+            below, above = bar_lengths(sel)
+            above = np.minimum(above, 1.0 - sel["value"].to_numpy(float))
             ax.errorbar(
                 x + offset,
                 sel["value"],
-                yerr=bar_lengths(sel),
+                yerr=np.vstack([below, above]),
                 fmt="none",
                 ecolor="black",
                 capsize=3,
