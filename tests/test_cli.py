@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bz2
 import csv
 import gzip
 import io
@@ -911,6 +912,20 @@ def test_a_compressed_csv_is_read_and_a_file_not_in_utf8_is_named(capsys, small_
     packed_latin.write_bytes(gzip.compress(latin.read_bytes()))
     code, out, err = _run(capsys, "compare", str(packed_latin), *compare)
     assert code == 2 and f"{packed_latin}: not UTF-8 text (line 2: byte 0xef); save it" in err
+    # compressed otherwise, its bytes locate nothing; cut short, named
+    bz = tmp_path / "latin.csv.bz2"
+    bz.write_bytes(bz2.compress(latin.read_bytes()))
+    code, out, err = _run(capsys, "compare", str(bz), *compare)
+    assert code == 2 and f"{bz}: not UTF-8 text; save it as UTF-8" in err
+    cut = tmp_path / "cut.csv.gz"
+    cut.write_bytes(packed.read_bytes()[:-40])
+    code, out, err = _run(capsys, "compare", str(cut), *compare)
+    assert code == 2 and err.startswith(f"cvcompare: error: FILE: {cut}: cannot be decompressed")
+    # the block format is plain text: gzip's bytes under .gz are to be decompressed
+    block = tmp_path / "scores.gz"
+    block.write_bytes(gzip.compress(b"rf\nd0 80 81\n"))
+    code, out, err = _run(capsys, "compare", str(block), *compare)
+    assert code == 2 and f"{block}: not UTF-8 text (line 1: byte 0x8b); it is compressed" in err
 
 
 @pytest.fixture

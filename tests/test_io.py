@@ -369,6 +369,15 @@ def test_fold_differences_equal_in_decimal_are_constant(tmp_path):
     assert np.ptp((diffs["b"] - diffs["a"]).to_numpy()) > 0
     y, _ = fold_differences(big, "b", "a")
     assert np.ptp(y) == 0 and y[0, 0] == pytest.approx(0.003, abs=1e-9)
+    # each data set by the size of its own scores: beside squared errors near 2e10 (whose
+    # rounding is about 5e-5), scores near 0.01 varying by 1e-5 keep their variance
+    huge = [("a", "h", f, 2e10 + 7 * f) for f in range(10)]
+    huge += [("b", "h", f, 2e10 + 7 * f + 1) for f in range(10)]
+    small = [("a", "s", f, 0.01 + 1e-6 * f) for f in range(10)]
+    small += [("b", "s", f, 0.02 + 1e-5 * (f % 2)) for f in range(10)]
+    both = read_csv_scores(_csv(tmp_path, huge + small), scale="raw")
+    z, names = fold_differences(both, "b", "a")
+    assert names == ["h", "s"] and np.ptp(z[1]) > 1e-5
 
 
 def test_mean_differences_ties_equal_means_summed_in_another_order():

@@ -257,6 +257,14 @@ def test_zero_variance_posterior_is_point_mass():
     for n in (3, 6):
         on_edge = bayesian_correlated_ttest(np.full(n, 0.1), rho=0.1, rope=(-0.1, 0.1))
         assert on_edge.loc == 0.1 and on_edge.probs() == (0.0, 0.5, 0.5)
+    # One point computed from percentages lies just outside (0.80 - 0.81) or just inside
+    # (0.81 - 0.82) the rope's end -0.01: within the rounding of one difference, it is on
+    # the end, and gets the limit 1/2 either way, not 1 or 0 by its last bits
+    outside, inside_end = 80 / 100 - 81 / 100, 81 / 100 - 82 / 100
+    assert outside < -0.01 < inside_end
+    for d in (outside, inside_end):
+        post = bayesian_correlated_ttest(np.full(6, d), rho=0.1, rope=(-0.01, 0.01))
+        assert post.probs() == (0.5, 0.5, 0.0)
     assert zero.is_point_mass
     assert (zero.cdf(-1e-9), zero.cdf(0.0), zero.cdf(1e-9)) == (0.0, 0.5, 1.0)
     np.testing.assert_array_equal(inside.sample(3, rng=0), [0.125] * 3)

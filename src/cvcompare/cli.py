@@ -7,10 +7,10 @@ can draw the critical-difference diagram. cvcompare report FILE -o DIR writes ev
 with plots and decisions in words, as one HTML page and a Markdown twin.
 
 FILE is either a tidy CSV (columns learner, dataset, fold, score; a name ending in .csv, or
-.csv.gz and the like, compressed) or, for any other name, the block format of baycomp's
-accuracies.txt (percentages). --scale is for a CSV (the block format takes only --scale
-percent) and --duplicates for the block format; given for the other format, either is an
-error.
+in .csv.gz, .csv.bz2, .csv.xz or .csv.zip, compressed) or, for any other name, the block
+format of baycomp's accuracies.txt (percentages). --scale is for a CSV (the block format
+takes only --scale percent) and --duplicates for the block format; given for the other
+format, either is an error.
 
 Differences are always first learner minus second (A - B), oriented so that a positive
 difference favours the first learner (with --lower-is-better the scores are losses and the
@@ -65,6 +65,7 @@ from tqdm import tqdm
 
 from cvcompare._validation import DEFAULT_RHO, check_rho, check_rope
 from cvcompare.io import (
+    COMPRESSIONS,
     HEADER_SEPARATORS,
     fold_differences,
     header_separator,
@@ -150,16 +151,12 @@ def _csv_hint(path: str) -> str:
     )
 
 
-#: Compressions of a CSV that pandas reads by the name's last extension.
-_COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".zip")
-
-
 def _is_csv(path: str) -> bool:
     """Whether FILE is read as a tidy CSV: its name ends in ``.csv``, or in ``.csv`` and a
     compression's extension (``.csv.gz``...)."""
     suffixes = [s.lower() for s in Path(path).suffixes]
     return suffixes[-1:] == [".csv"] or (
-        suffixes[-2:-1] == [".csv"] and suffixes[-1] in _COMPRESSED
+        suffixes[-2:-1] == [".csv"] and suffixes[-1] in COMPRESSIONS
     )
 
 

@@ -20,6 +20,7 @@ comparing multiple classifiers through Bayesian analysis. JMLR 18(77); data file
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import math
 import warnings
@@ -40,6 +41,7 @@ from cvcompare._validation import (
 )
 
 __all__ = [
+    "COMPRESSIONS",
     "HEADER_SEPARATORS",
     "check_learner",
     "learners",
@@ -54,6 +56,9 @@ __all__ = [
 
 # the columns of the tidy table both readers return
 _SCORE_COLUMNS = ("learner", "dataset", "fold", "score")
+#: The extensions of the compressions pandas reads a CSV in by its name (and the standard
+#: library can: no zstandard).
+COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip")
 
 
 def read_accuracies(
@@ -106,7 +111,7 @@ def read_accuracies(
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise _not_utf8(path) from None
+        raise _not_utf8(path, by_name=False) from None
     for lineno, line in enumerate(text.splitlines(), start=1):
         tokens = line.split()
         if not tokens:
@@ -227,21 +232,30 @@ def header_separator(line: str) -> str | None:
     )
 
 
-def _not_utf8(path: Path) -> ValueError:
-    """The error for a file that is not UTF-8 text: the line and value of its first byte
-    that is not UTF-8 (decompressed where its name ends in ``.gz``, as pandas reads it), and
-    what to do (for gzip's bytes under another name: decompress it)."""
+def _not_utf8(path: Path, *, by_name: bool) -> ValueError:
+    """The error for a file that is not UTF-8 text, with the line and value of its first
+    byte that is not UTF-8 where the text can be read, and what to do.
+
+    ``by_name``: whether the reader decompresses a file by its name's extension (pandas,
+    for a tidy CSV), so that a ``.gz`` file's text is its decompressed bytes; the block
+    format is read as plain text, and gzip's bytes then get the advice to decompress.
+    """
     raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b" and path.suffix.lower() == ".gz":
-        raw = gzip.decompress(raw)
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        line = raw.count(b"\n", 0, bad.start) + 1
-        where = f" (line {line}: byte 0x{raw[bad.start]:02x})"
-    else:  # the text of a file compressed otherwise (.bz2, .xz...)
-        where = ""
-    if raw[:2] == b"\x1f\x8b":
+    gzipped = raw[:2] == b"\x1f\x8b"
+    text: bytes | None = raw
+    if by_name and path.suffix.lower() in COMPRESSIONS:
+        text = None  # compressed: its bytes locate nothing, unless gzip's are read below
+        if gzipped:
+            with contextlib.suppress(OSError, EOFError):
+                text = gzip.decompress(raw)
+    where = ""
+    if text is not None:
+        try:
+            text.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = text.count(b"\n", 0, bad.start) + 1
+            where = f" (line {line}: byte 0x{text[bad.start]:02x})"
+    if gzipped and not (by_name and path.suffix.lower() == ".gz"):
         hint = "it is compressed with gzip: decompress it, or name a tidy CSV '*.csv.gz'"
     else:
         hint = "save it as UTF-8 (e.g. from a spreadsheet, as 'CSV UTF-8')"
@@ -311,7 +325,9 @@ def read_csv_scores(
             "per score"
         ) from None
     except UnicodeDecodeError:
-        raise _not_utf8(Path(path)) from None
+        raise _not_utf8(Path(path), by_name=True) from None
+    except (EOFError, gzip.BadGzipFile) as exc:  # a damaged or cut compressed file
+        raise ValueError(f"{path}: cannot be decompressed ({exc})") from None
     missing = [c for c in _SCORE_COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(
@@ -492,9 +508,9 @@ def fold_differences(
     x : numpy.ndarray, shape (q, n_folds)
         Differences in the unit of the table, one row per data set, folds in the order of
         their labels. A data set whose differences agree within the rounding error of a
-        difference (``12 eps s``, ``s`` the largest magnitude of the two learners' scores,
-        at least 1; :func:`mean_differences`) gets their mean on every fold: constant, as
-        the decimals it was read from are, so that the tests see no variance.
+        difference (``12 eps s``, ``s`` the largest magnitude of the two learners' scores on
+        it, at least 1; :func:`mean_differences`) gets their mean on every fold: constant,
+        as the decimals it was read from are, so that the tests see no variance.
     datasets : list of str
         The data sets of the rows, in the order of first appearance in the table.
 
@@ -542,17 +558,18 @@ def fold_differences(
             "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
-    x = _constant_within_rounding(x, max(1.0, float(np.abs(paired.to_numpy()).max())))
+    size = paired.abs().max(axis=1).groupby(level="dataset", sort=False).max()
+    x = _constant_within_rounding(x, np.maximum(1.0, size.reindex(datasets).to_numpy(float)))
     return (x if higher_is_better else -x), datasets
 
 
-def _constant_within_rounding(x: np.ndarray, size: float) -> np.ndarray:
+def _constant_within_rounding(x: np.ndarray, size: np.ndarray) -> np.ndarray:
     """``x`` with every row whose values lie within the rounding error of one difference of
-    each other (:func:`_rounding_tolerance` with ``n = 1``, scores of magnitude at most
-    ``size``) set to the row's mean. Differences equal in decimal (``0.81 - 0.80`` and
-    ``0.71 - 0.70``, or percentages divided by 100) can differ in their last bits, which
-    would give the correlated t-test a variance of rounding noise (about 1e-33) where the
-    data have none: its probabilities would come from the noise, not from the data."""
+    each other (:func:`_rounding_tolerance` with ``n = 1``, for the scores of magnitude at
+    most ``size`` of that row's data set) set to the row's mean. Differences equal in
+    decimal (``0.81 - 0.80`` and ``0.71 - 0.70``, or percentages divided by 100) can differ
+    in their last bits, which would give the correlated t-test a variance of rounding noise
+    (about 1e-33) where the data have none: its probabilities would come from the noise."""
     spread = np.ptp(x, axis=1)
     flat = (spread > 0) & (spread <= _rounding_tolerance(1, size))
     x[flat] = x[flat].mean(axis=1, keepdims=True)
