@@ -8,10 +8,12 @@ unless the caller states the scale explicitly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 __all__ = [
+    "rounding_tolerance",
     "check_array",
     "check_real",
     "check_choice",
@@ -33,6 +35,15 @@ __all__ = [
 #: The correlation of the fold differences of 10-fold cross-validation, ``1/k``, taken
 #: when none is given and the number of folds fits that design.
 DEFAULT_RHO = 0.1
+
+
+def rounding_tolerance(n: Any, size: Any) -> Any:
+    """The bound ``4 (n + 2) eps s`` on the rounding error of a mean of ``n`` values (or
+    differences) of scores of magnitude at most ``s``: two roundings per difference (one
+    reading each score, one subtracting), ``n`` in the sum (Higham 2002, Sec. 4.2). With
+    ``n = 1``, ``12 eps s`` bounds how far one difference lies from its decimal value, and
+    two differences equal in decimal from each other."""
+    return 4 * (n + 2) * np.finfo(float).eps * size
 
 
 def check_array(

@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -38,6 +38,7 @@ from cvcompare._validation import (
     check_positive,
     check_scale,
     check_score_scale,
+    rounding_tolerance,
 )
 
 __all__ = [
@@ -558,20 +559,26 @@ def fold_differences(
             "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
-    size = paired.abs().max(axis=1).groupby(level="dataset", sort=False).max()
-    x = _constant_within_rounding(x, np.maximum(1.0, size.reindex(datasets).to_numpy(float)))
+    size = _score_sizes(paired.stack()).reindex(datasets).to_numpy(float)
+    x = _constant_within_rounding(x, size)
     return (x if higher_is_better else -x), datasets
+
+
+def _score_sizes(scores: pd.Series) -> pd.Series:
+    """The largest magnitude of each data set's scores (``scores`` indexed by ``dataset``),
+    at least 1: the ``s`` of its rounding tolerance (:func:`rounding_tolerance`)."""
+    return np.maximum(1.0, scores.abs().groupby(level="dataset", sort=False).max())
 
 
 def _constant_within_rounding(x: np.ndarray, size: np.ndarray) -> np.ndarray:
     """``x`` with every row whose values lie within the rounding error of one difference of
-    each other (:func:`_rounding_tolerance` with ``n = 1``, for the scores of magnitude at
+    each other (:func:`rounding_tolerance` with ``n = 1``, for the scores of magnitude at
     most ``size`` of that row's data set) set to the row's mean. Differences equal in
     decimal (``0.81 - 0.80`` and ``0.71 - 0.70``, or percentages divided by 100) can differ
     in their last bits, which would give the correlated t-test a variance of rounding noise
     (about 1e-33) where the data have none: its probabilities would come from the noise."""
     spread = np.ptp(x, axis=1)
-    flat = (spread > 0) & (spread <= _rounding_tolerance(1, size))
+    flat = (spread > 0) & (spread <= rounding_tolerance(1, size))
     x[flat] = x[flat].mean(axis=1, keepdims=True)
     return x
 
@@ -623,7 +630,7 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     x = check_array(x, "x", ndim=2, min_size=1)
     size_of_scores = max(1.0, check_positive(score_size, "score_size"))
     means = x.mean(axis=1)
-    tolerance = _rounding_tolerance(x.shape[1], size_of_scores)
+    tolerance = rounding_tolerance(x.shape[1], size_of_scores)
     size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
     return np.where(means < 0, -size, size) + 0.0
 
@@ -700,18 +707,11 @@ def mean_score_matrix(
     values = means.to_numpy(dtype=float)
     # each data set's rounding tolerance, from its own folds and scores: a data set of small
     # scores (an RMSE of 1e-3) keeps differences that one of large scores would not resolve
-    per_dataset = table.groupby("dataset", sort=False)
-    size = np.maximum(1.0, per_dataset["score"].agg(lambda s: np.abs(s).max()))
-    n = per_dataset["fold"].nunique()
-    tolerance = _rounding_tolerance(n, size).reindex(datasets).to_numpy()
+    size = _score_sizes(table.set_index("dataset")["score"])
+    n = table.groupby("dataset", sort=False)["fold"].nunique()
+    tolerance = rounding_tolerance(n, size).reindex(datasets).to_numpy()
     tied = [_tie_close(row, tol) for row, tol in zip(values, tolerance, strict=True)]
     return np.array(tied), datasets, names
-
-
-def _rounding_tolerance(n: Any, size: Any) -> Any:
-    """The bound ``4 (n + 2) eps s`` on the rounding error of a mean of ``n`` values (or
-    differences) of scores of magnitude at most ``s`` (:func:`mean_differences`)."""
-    return 4 * (n + 2) * np.finfo(float).eps * size
 
 
 def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:

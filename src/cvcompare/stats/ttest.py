@@ -37,6 +37,7 @@ from cvcompare._validation import (
     check_rho,
     check_scale,
     check_scaled_rope,
+    rounding_tolerance,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -93,9 +94,12 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
 
     Where ``scale == 0`` the Student t is replaced by its limit as the scale shrinks to
     zero, a point mass at ``loc`` whose CDF is 0 left of ``loc``, 1 right of it and 1/2 at
-    ``loc`` itself (the t is symmetric about ``loc``); ``c`` within :data:`_ON_POINT` of
-    ``loc`` counts as ``loc``. Upper tails are computed by symmetry as ``cdf(-z)``, not as
-    ``1 - cdf(z)``.
+    ``loc`` itself (the t is symmetric about ``loc``); ``c`` within the rounding error of one
+    difference of scores (:func:`cvcompare._validation.rounding_tolerance`, ``12 eps`` for
+    accuracies) of ``loc`` counts as ``loc``: constant fold differences of one point read
+    as ``0.80 - 0.81`` or ``0.81 - 0.82`` lie just outside or inside a rope's end 0.01, and
+    both get the limit 1/2 there, not 0 or 1 by their last bits. Upper tails are computed
+    by symmetry as ``cdf(-z)``, not as ``1 - cdf(z)``.
     """
     scale = np.asarray(scale, dtype=float)
     loc = np.asarray(loc, dtype=float)
@@ -103,18 +107,10 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
     z = (c - loc) / np.where(degenerate, 1.0, scale)
     sign = -1.0 if upper else 1.0
     t_tail = _t_cdf(-z, df) if upper else _t_cdf(z, df)
-    side = np.where(
-        np.abs(c - loc) <= _ON_POINT * np.maximum(1.0, np.abs(loc)), 0.0, np.sign(c - loc)
-    )
+    # on the point: within the rounding of one difference of scores of magnitude 1 (or |loc|)
+    on_point = np.abs(c - loc) <= rounding_tolerance(1, np.maximum(1.0, np.abs(loc)))
+    side = np.where(on_point, 0.0, np.sign(c - loc))
     return np.where(degenerate, 0.5 * (1.0 + sign * side), t_tail)
-
-
-#: How close to a point mass a value ``c`` (a rope's end) counts as on it: the rounding
-#: error of one difference of scores of magnitude at most 1, ``12 eps`` (relative above 1;
-#: :func:`cvcompare.io.fold_differences`). Constant fold differences of one point (0.01)
-#: read as ``0.81 - 0.80`` or ``0.71 - 0.70`` differ from the rope's end 0.01 in their last
-#: bits, one way or the other; on the end, both get the limit 1/2, not 0 or 1 by their bits.
-_ON_POINT = 12 * np.finfo(float).eps
 
 
 # --------------------------------------------------------------------------------------
