@@ -171,9 +171,9 @@ def replicability_estimate(decisions: object, name: str = "decisions") -> Estima
     factor = 2.0 * n / (n - 1)
     value = 1.0 - factor * p * (1.0 - p)
     share = np.arange(n + 1) / n  # of every count of the n decisions
-    spread = factor * share * (1.0 - share)
+    shortfall = factor * share * (1.0 - share)  # 1 - R at each count
     weights = stats.binom.pmf(np.arange(n + 1), n, p)
-    se = np.sqrt(np.sum(weights * (spread - np.sum(weights * spread)) ** 2))
+    se = np.sqrt(np.sum(weights * (shortfall - np.sum(weights * shortfall)) ** 2))
     return Estimate(float(value), float(se), n)
 
 
