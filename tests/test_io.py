@@ -418,6 +418,31 @@ def test_mean_differences_of_large_raw_scores_need_their_size():
         mean_differences(y, score_size=-1.0)
 
 
+def test_mean_differences_take_one_score_size_per_data_set():
+    # data set 0: scores near 2e10, its decimal mean 0 read with noise of their last bits;
+    # data set 1: scores below 1 with a real mean difference of 3e-5, below the tolerance of
+    # the first's size (4 * 12 * eps * 2e10 = 2.1e-4) but far above its own (1.1e-14)
+    rng = np.random.default_rng(1)
+    base = 2e10 + np.round(rng.uniform(0, 1e6, 10), 3)
+    steps = np.array([0.5, -0.5, 0.25, -0.25, 0.125, -0.125, 2.0, -2.0, 1.0, -1.0])
+    noisy_zero = (base + steps) - base
+    real = np.full(10, 3e-5) + rng.normal(0, 1e-6, 10)
+    x = np.vstack([noisy_zero, real])
+    means = mean_differences(x, score_size=np.array([2e10 + 1e6, 1.0]))
+    assert means[0] == 0.0
+    assert means[1] == pytest.approx(real.mean(), rel=1e-12)
+    assert mean_differences(x, score_size=2e10 + 1e6)[1] == 0.0  # one size erases it
+    # two data sets tie where their means lie within the smaller of their two tolerances:
+    # no mean moves by more than its own (1.1e-14 for scores below 1, 1e-5 for scores of 1e9)
+    close = np.array([[0.03] * 10, [0.03 + 1e-7] * 10])
+    tied = mean_differences(close, score_size=np.array([1e9, 1e9]))
+    assert tied[0] == tied[1] == pytest.approx(0.03, abs=1e-15)
+    apart = mean_differences(close, score_size=np.array([1.0, 1e9]))
+    assert apart[1] - apart[0] == pytest.approx(1e-7, rel=1e-6)
+    with pytest.raises(ValueError, match=r"score_size: expected one number or one per data"):
+        mean_differences(x, score_size=np.ones(3))
+
+
 def test_mean_difference_ties_grow_from_their_smallest_member_only():
     # magnitudes 0.9 tolerance apart do not chain into one tie: each group spans at most
     # one tolerance above its smallest member

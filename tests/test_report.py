@@ -389,12 +389,32 @@ def test_raw_scores_set_the_rounding_tolerance_of_the_mean_differences():
     shifted = table.assign(score=np.round(12345 + table["score"], 6))
     small = compare_learners(table, hierarchical=False, n_samples=N)
     large = compare_learners(shifted, hierarchical=False, n_samples=N, scale="raw", rope=(-1, 1))
-    assert small.settings.score_size == 1.0
-    assert large.settings.score_size == shifted["score"].abs().max()
+    assert small.settings.score_sizes == {}
+    sizes = shifted["score"].abs().groupby(shifted["dataset"]).max()
+    assert large.settings.score_sizes == sizes.to_dict()
     for pair in large.pairs:
-        np.testing.assert_array_equal(
-            pair.means, mean_differences(pair.x, score_size=large.settings.score_size)
-        )
+        want = mean_differences(pair.x, score_size=sizes[list(pair.datasets)].to_numpy())
+        np.testing.assert_array_equal(pair.means, want)
+
+
+def test_each_data_set_has_the_rounding_tolerance_of_its_own_scores():
+    # a squared error near 2e10 on one data set, of about 1e-3 on the others: the tolerance
+    # of the large scores (4 (n + 2) eps 2e10 = 2e-4 for 10 folds) would erase the others'
+    # mean differences (about 3e-5), which are ratios of nothing like rounding noise
+    table = _table(seed=5)
+    big = table["dataset"] == "d0"
+    raw = table.assign(score=np.where(big, 2e10 + 1e6 * table["score"], 1e-3 * table["score"]))
+    res = compare_learners(raw, hierarchical=False, n_samples=N, scale="raw", rope=(-1e-6, 1e-6))
+    for pair in res.pairs:
+        plain = pair.x.mean(axis=1)
+        assert pair.datasets[0] == "d0" and np.all(np.abs(plain[1:]) < 2e-4)
+        np.testing.assert_allclose(pair.means[1:], plain[1:], rtol=1e-9)
+        assert np.all(pair.means[1:] != 0)
+        # one size for the table, the largest, takes them for rounding noise
+        one_size = mean_differences(pair.x, score_size=2e10 + 1e6)
+        assert np.all(one_size[1:] == 0)
+    # the signed-rank test ranks all 8 data sets: none is taken for a zero difference
+    assert res.pairs[0].wilcoxon.n_zero == 0
 
 
 def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "plot_shrinkage")):

@@ -69,7 +69,6 @@ from cvcompare.io import (
     HEADER_SEPARATORS,
     fold_differences,
     header_separator,
-    mean_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
@@ -87,8 +86,9 @@ from cvcompare.report.analysis import (
     correlated_t_tallies,
     difference_scale,
     holm_floor,
+    pair_means,
     run_test,
-    score_size,
+    score_sizes,
 )
 from cvcompare.report.sentences import (
     DIRICHLET_MASS,
@@ -218,9 +218,9 @@ def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _settings(args: argparse.Namespace, size: float) -> Settings:
+def _settings(args: argparse.Namespace, sizes: dict[str, float]) -> Settings:
     """The library's settings of a comparison from the command line's options and the
-    largest magnitude of the table's scores (:func:`cvcompare.report.analysis.score_size`)."""
+    largest magnitude of each data set's scores (:func:`cvcompare.report.analysis.score_sizes`)."""
     return Settings(
         rho=args.rho,
         rope=args.rope,
@@ -229,7 +229,7 @@ def _settings(args: argparse.Namespace, size: float) -> Settings:
         seed=args.seed,
         n_samples=args.n_samples,
         scale=difference_scale(args.scale),  # the readers return fractions
-        score_size=size,
+        score_sizes=sizes,
         higher_is_better=args.higher_is_better,
         zero_method=args.zero_method,
     )
@@ -498,7 +498,7 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     tests = _tests_for(tests, table["dataset"].nunique())
     _check_settings(args, tests)
     args.rho_given, args.rho_note = args.rho is not None, ""
-    size = score_size(table["score"].to_numpy(), args.scale)
+    sizes = score_sizes(table, args.scale)
     rows: list[Row] = []
     means: list[np.ndarray] = []  # of each pair, for the notes on the rank tests
     noisy_pairs: list[str] = []  # the hierarchical fits' data sets given noise, by pair
@@ -509,11 +509,11 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         for a, b in pairs:
             x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
-            means.append(mean_differences(x, score_size=size))
+            means.append(pair_means(x, datasets, _settings(args, sizes)))
             for test in tests:
                 # one seed sequence per comparison: results do not depend on the other pairs
                 with warnings.catch_warnings(record=True) as caught:
-                    res = run_test(test, x, _settings(args, size), a, b)
+                    res = run_test(test, x, means[-1], _settings(args, sizes), a, b)
                 for caught_warning in caught:  # e.g. a fit that failed its diagnostics
                     _warning_line(
                         f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"

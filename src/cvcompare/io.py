@@ -35,7 +35,6 @@ import pandas as pd
 from cvcompare._validation import (
     check_array,
     check_choice,
-    check_positive,
     check_scale,
     check_score_scale,
     rounding_tolerance,
@@ -583,7 +582,7 @@ def _constant_within_rounding(x: np.ndarray, size: np.ndarray) -> np.ndarray:
     return x
 
 
-def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
+def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> np.ndarray:
     """Mean of the fold differences of every data set, with rounding noise removed.
 
     Accuracies are stored as binary approximations of decimals read from text or of ratios
@@ -594,20 +593,25 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     rank apart instead of as a tie (and then use an exact null distribution that ties make
     invalid). The floating-point error of the mean of ``n`` differences of scores in
     ``[-s, s]`` is within ``4 (n + 2) eps s`` (``eps`` the double-precision machine epsilon;
-    two roundings per difference, ``n`` in the sum), with ``s = max(1, score_size)``. A mean
-    within that tolerance of 0 is set to 0, and the magnitudes within it of the smallest
-    magnitude of their group are set equal to it (their signs kept), so they tie; a group
-    starts wherever a magnitude exceeds the group's smallest by more than the tolerance.
-    Genuine differences of accuracies (ratios of counts) are many orders of magnitude larger.
+    two roundings per difference, ``n`` in the sum), with ``s = max(1, score_size)`` of the
+    data set. A mean within its tolerance of 0 is set to 0, and the magnitudes within the
+    smaller of the two tolerances of the smallest magnitude of their group are set equal to
+    it (their signs kept), so they tie; a group starts wherever a magnitude exceeds the
+    group's smallest by more. No mean moves by more than its own tolerance: the scores of
+    another data set, however large, do not blur it. Genuine differences of accuracies
+    (ratios of counts) are many orders of magnitude larger.
 
     Parameters
     ----------
     x : numpy.ndarray, shape (q, n_folds)
         Fold differences, e.g. from :func:`fold_differences`.
-    score_size : float, default 1.0
-        The largest magnitude of the scores the differences come from: 1 for accuracies as
-        fractions (or percentages divided by 100), the largest absolute score for scores on
-        another scale, whose rounding errors grow with their size.
+    score_size : float or numpy.ndarray of shape (q,), default 1.0
+        The largest magnitude of the scores the differences come from, for all data sets or
+        one per data set: 1 for accuracies as fractions (or percentages divided by 100), the
+        largest absolute score for scores on another scale, whose rounding errors grow with
+        their size. Give one per data set where their scales differ (an RMSE of thousands on
+        one, of hundredths on another): the tolerance of the largest would erase the
+        differences of the smallest.
 
     Returns
     -------
@@ -620,7 +624,7 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
         If ``x`` or ``score_size`` holds values that are not real numbers.
     ValueError
         If ``x`` is not 2-D, has no folds or a value that is not finite, or ``score_size``
-        is not positive and finite.
+        is not positive and finite, or is not one number or one per data set.
 
     References
     ----------
@@ -628,9 +632,15 @@ def mean_differences(x: np.ndarray, *, score_size: float = 1.0) -> np.ndarray:
     (error bound of recursive summation).
     """
     x = check_array(x, "x", ndim=2, min_size=1)
-    size_of_scores = max(1.0, check_positive(score_size, "score_size"))
+    sizes = check_array(score_size, "score_size", ndim=(0, 1))
+    if sizes.ndim == 1 and sizes.size != x.shape[0]:
+        raise ValueError(
+            f"score_size: expected one number or one per data set ({x.shape[0]}), got {sizes.size}"
+        )
+    if np.any(sizes <= 0):
+        raise ValueError(f"score_size: expected positive sizes, got {sizes.min()!r}")
     means = x.mean(axis=1)
-    tolerance = rounding_tolerance(x.shape[1], size_of_scores)
+    tolerance = np.broadcast_to(rounding_tolerance(x.shape[1], np.maximum(1.0, sizes)), means.shape)
     size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
     return np.where(means < 0, -size, size) + 0.0
 
@@ -714,16 +724,21 @@ def mean_score_matrix(
     return np.array(tied), datasets, names
 
 
-def _tie_close(values: np.ndarray, tolerance: float) -> np.ndarray:
-    """``values`` with those within ``tolerance`` of the smallest of their group set equal
-    to it, so that they tie; a group starts wherever a value exceeds the group's smallest by
-    more than the tolerance."""
+def _tie_close(values: np.ndarray, tolerance: float | np.ndarray) -> np.ndarray:
+    """``values`` with those within ``tolerance`` (one, or one per value) of the smallest of
+    their group set equal to it, so that they tie; a group starts wherever a value exceeds
+    the group's smallest by more than the smaller of their two tolerances, so that no value
+    moves by more than its own."""
     order = np.argsort(values, kind="stable")
     ranked = values[order]
+    tolerance = np.broadcast_to(tolerance, values.shape)[order]
     tied = ranked.copy()
+    smallest = 0  # the position of the current group's smallest value
     for i in range(1, ranked.size):
-        if ranked[i] - tied[i - 1] <= tolerance:
-            tied[i] = tied[i - 1]
+        if ranked[i] - tied[smallest] <= min(tolerance[i], tolerance[smallest]):
+            tied[i] = tied[smallest]
+        else:
+            smallest = i
     out = np.empty_like(values)
     out[order] = tied
     return out

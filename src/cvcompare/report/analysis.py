@@ -85,7 +85,8 @@ __all__ = [
     "correlated_t_tallies",
     "difference_scale",
     "holm_floor",
-    "score_size",
+    "score_sizes",
+    "pair_means",
     "run_test",
     "seed_key",
 ]
@@ -151,9 +152,10 @@ class Settings:
         Prior of the hierarchical model's degrees of freedom.
     version : str
         Version of cvcompare.
-    score_size : float
-        The largest magnitude of the scores (1 for accuracies), which sets the rounding
-        tolerance of the mean differences (:func:`cvcompare.io.mean_differences`).
+    score_sizes : dict of str to float
+        The largest magnitude of each data set's scores (none for accuracies: 1 for every
+        data set), which sets the rounding tolerance of its mean difference
+        (:func:`cvcompare.io.mean_differences`).
     zero_method : {"drop", "split"}
         What the Wilcoxon signed-rank and sign tests do with data sets without a difference:
         leave them out (as scipy and R do), or split them between the two learners, as
@@ -184,7 +186,7 @@ class Settings:
     correlated_t_prior: str = "matching (Corani & Benavoli 2015, Corollary 1)"
     nu_prior: str = "hyper"
     version: str = __version__
-    score_size: float = 1.0
+    score_sizes: dict[str, float] = field(default_factory=dict)
     zero_method: str = "drop"
 
 
@@ -420,10 +422,20 @@ class ComparisonResults:
         )
 
 
-def score_size(scores: np.ndarray, scale: str) -> float:
-    """The largest magnitude of scores read on ``scale``, as :class:`Settings` takes it: 1
-    for accuracies (fractions, or percentages the tests take as fractions)."""
-    return float(np.abs(scores).max(initial=1.0)) if scale == "raw" else 1.0
+def score_sizes(table: pd.DataFrame, scale: str) -> dict[str, float]:
+    """The largest magnitude of each data set's scores read on ``scale``, as
+    :class:`Settings` takes them: none for accuracies (fractions, or percentages the tests
+    take as fractions), whose size is 1."""
+    if scale != "raw":
+        return {}
+    return table["score"].abs().groupby(table["dataset"], sort=False).max().to_dict()
+
+
+def pair_means(x: np.ndarray, datasets: Sequence[str], settings: Settings) -> np.ndarray:
+    """The mean differences of a pair (:func:`cvcompare.io.mean_differences`), rounding
+    noise removed for the size of each data set's scores (:attr:`Settings.score_sizes`)."""
+    sizes = np.array([settings.score_sizes.get(d, 1.0) for d in datasets])
+    return mean_differences(x, score_size=sizes)
 
 
 def difference_scale(scale: str) -> str:
@@ -480,7 +492,7 @@ def correlated_t_tallies(
     }
 
 
-def _correlated_t(x, settings, key):
+def _correlated_t(x, means, settings, key):
     return [
         (
             correlated_ttest(xi, rho=settings.rho, scale=difference_scale(settings.scale)),
@@ -492,13 +504,7 @@ def _correlated_t(x, settings, key):
     ]
 
 
-def _means(x: np.ndarray, settings: Settings) -> np.ndarray:
-    """The per-data-set mean differences, rounding noise removed for the scores' size."""
-    return mean_differences(x, score_size=settings.score_size)
-
-
-def _dp_and_idp(x, settings, key):
-    means = _means(x, settings)
+def _dp_and_idp(x, means, settings, key):
     # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
     return (
         dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
@@ -507,25 +513,26 @@ def _dp_and_idp(x, settings, key):
 
 
 #: Every test of a pair, by its name in ``cvcompare compare --test``: a function of the fold
-#: differences, the settings and the test's seed sequence, returning the library's result.
-#: The rank tests do not depend on the unit of the differences ("raw").
+#: differences, their means (:func:`pair_means`), the settings and the test's seed sequence,
+#: returning the library's result. The rank tests do not depend on the unit of the
+#: differences ("raw").
 TESTS = {
     "correlated-t": _correlated_t,
-    "poisson": lambda x, s, key: poisson_binomial_test(
+    "poisson": lambda x, means, s, key: poisson_binomial_test(
         x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
     ),
-    "signed-rank": lambda x, s, key: _two_sided("wilcoxon", _means(x, s), s.zero_method),
-    "sign": lambda x, s, key: _two_sided("sign", _means(x, s), s.zero_method),
-    "bayes-signed-rank": lambda x, s, key: bayesian_signed_rank(
-        _means(x, s), rope=s.rope, prior_strength=s.signed_rank_prior,
+    "signed-rank": lambda x, means, s, key: _two_sided("wilcoxon", means, s.zero_method),
+    "sign": lambda x, means, s, key: _two_sided("sign", means, s.zero_method),
+    "bayes-signed-rank": lambda x, means, s, key: bayesian_signed_rank(
+        means, rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
-    "bayes-sign": lambda x, s, key: bayesian_sign_test(
-        _means(x, s), rope=s.rope, prior_strength=s.sign_prior,
+    "bayes-sign": lambda x, means, s, key: bayesian_sign_test(
+        means, rope=s.rope, prior_strength=s.sign_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
-    "hierarchical": lambda x, s, key: fit_with_remedy(
+    "hierarchical": lambda x, means, s, key: fit_with_remedy(
         x, rng=np.random.default_rng(key), refits=1, refit_scale=s.refit_scale,
         refit_adapt_delta=s.refit_adapt_delta, rho=s.rho, rope=s.rope, chains=s.chains,
         warmup=s.warmup, draws=s.draws, scale=difference_scale(s.scale),
@@ -533,24 +540,27 @@ TESTS = {
 }  # fmt: skip
 
 
-def run_test(test: str, x: np.ndarray, settings: Settings, first: str, second: str):
-    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second``.
+def run_test(
+    test: str, x: np.ndarray, means: np.ndarray, settings: Settings, first: str, second: str
+):
+    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second`` and
+    their means (:func:`pair_means`).
 
     The test's Monte Carlo stream is :func:`seed_key` of the pair and the test, so the result
     does not depend on which other tests or pairs are run.
     """
-    return TESTS[test](x, settings, seed_key(settings.seed, first, second, test))
+    return TESTS[test](x, means, settings, seed_key(settings.seed, first, second, test))
 
 
 def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settings) -> PairResult:
     x, datasets = fold_differences(table, first, second, higher_is_better=settings.higher_is_better)
     if settings.scale == "percent":
         x = x / 100.0
-    ttests = run_test("correlated-t", x, settings, first, second)
-    means = _means(x, settings)
+    means = pair_means(x, datasets, settings)
+    ttests = run_test("correlated-t", x, means, settings, first, second)
     if len(datasets) < 2:
         return PairResult(first, second, datasets, x, means, ttests)
-    dp, idp = run_test("idp-signed-rank", x, settings, first, second)
+    dp, idp = run_test("idp-signed-rank", x, means, settings, first, second)
     return PairResult(
         first,
         second,
@@ -558,11 +568,11 @@ def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settin
         x,
         means,
         ttests,
-        poisson=run_test("poisson", x, settings, first, second),
-        wilcoxon=run_test("signed-rank", x, settings, first, second),
-        sign=run_test("sign", x, settings, first, second),
-        bayes_signed_rank=run_test("bayes-signed-rank", x, settings, first, second),
-        bayes_sign=run_test("bayes-sign", x, settings, first, second),
+        poisson=run_test("poisson", x, means, settings, first, second),
+        wilcoxon=run_test("signed-rank", x, means, settings, first, second),
+        sign=run_test("sign", x, means, settings, first, second),
+        bayes_signed_rank=run_test("bayes-signed-rank", x, means, settings, first, second),
+        bayes_sign=run_test("bayes-sign", x, means, settings, first, second),
         dp=dp,
         idp=idp,
     )
@@ -681,7 +691,7 @@ def compare_learners(
         seed=check_int(seed, "seed", minimum=0),
         n_samples=check_int(n_samples, "n_samples", minimum=1),
         scale=scale,
-        score_size=score_size(scores, scale),
+        score_sizes=score_sizes(sub, scale),
         higher_is_better=higher_is_better,
         hierarchical=hierarchical,
         rho_assumed=rho is None,
@@ -742,7 +752,9 @@ def _fit_hierarchical(
         if not has_scale(pair.x):
             fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
             continue
-        fit, record = run_test("hierarchical", pair.x, settings, pair.first, pair.second)
+        fit, record = run_test(
+            "hierarchical", pair.x, pair.means, settings, pair.first, pair.second
+        )
         fitted.append(replace(pair, hierarchical=fit, hierarchical_refit=record.remedy))
     return fitted
 
