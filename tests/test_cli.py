@@ -894,6 +894,8 @@ def test_a_compressed_csv_is_read_and_a_file_not_in_utf8_is_named(capsys, small_
     packed = tmp_path / "scores.csv.gz"
     packed.write_bytes(gzip.compress(small_csv.read_bytes()))
     assert _run(capsys, "compare", str(packed), *compare)[:2] == (0, plain)
+    code, _, err = _run(capsys, "compare", str(packed), *compare, "--duplicates", "drop")
+    assert code == 2 and "FILE is a tidy CSV (its name ends in .csv.gz)" in err
     # the same bytes under another name are read in the block format: named, not a codec's
     # message
     other = tmp_path / "scores.txt"

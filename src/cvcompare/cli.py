@@ -151,13 +151,16 @@ def _csv_hint(path: str) -> str:
     )
 
 
-def _is_csv(path: str) -> bool:
-    """Whether FILE is read as a tidy CSV: its name ends in ``.csv``, or in ``.csv`` and a
-    compression's extension (``.csv.gz``...)."""
-    suffixes = [s.lower() for s in Path(path).suffixes]
-    return suffixes[-1:] == [".csv"] or (
-        suffixes[-2:-1] == [".csv"] and suffixes[-1] in COMPRESSIONS
-    )
+def _csv_ending(path: str) -> str:
+    """The ending that makes FILE a tidy CSV: ``.csv``, or ``.csv`` and a compression's
+    extension (``.csv.gz``...); empty for a file read in the block format."""
+    suffixes = Path(path).suffixes[-2:]
+    lower = [s.lower() for s in suffixes]
+    if lower[-1:] == [".csv"]:
+        return suffixes[-1]
+    if lower[:1] == [".csv"] and lower[-1] in COMPRESSIONS:
+        return "".join(suffixes)
+    return ""
 
 
 def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame:
@@ -173,10 +176,10 @@ def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame
     path = args.file
     if not Path(path).is_file():
         raise _ArgumentError(f"FILE: no such file: {path}")
-    if _is_csv(path):
+    if ending := _csv_ending(path):
         if args.duplicates is not None:
             raise _ArgumentError(
-                f"--duplicates {args.duplicates}: FILE is a tidy CSV (its name ends in .csv); "
+                f"--duplicates {args.duplicates}: FILE is a tidy CSV (its name ends in {ending}); "
                 "--duplicates applies to the repeated data sets of the block format of "
                 "accuracies.txt"
             )
