@@ -417,6 +417,24 @@ def test_each_data_set_has_the_rounding_tolerance_of_its_own_scores():
     assert res.pairs[0].wilcoxon.n_zero == 0
 
 
+@pytest.mark.parametrize("factor", [1e-13, 1e13])
+def test_the_rank_tests_do_not_depend_on_the_size_of_raw_scores(factor):
+    # the rounding tolerance is relative to the scores' size: scores of 1e-13 are not taken
+    # for ties (a tolerance floored at 1, 5e-15, made every mean difference 0), nor scores
+    # of 1e13 for distinct; the ranks and the rank tests' p-values are the accuracies'
+    table = _table(seed=5)
+    base = compare_learners(table, hierarchical=False, n_samples=N)
+    scaled = table.assign(score=table["score"] * factor)
+    rope = (-0.01 * factor, 0.01 * factor)
+    res = compare_learners(scaled, hierarchical=False, n_samples=N, scale="raw", rope=rope)
+    np.testing.assert_array_equal(res.friedman.avg_ranks, base.friedman.avg_ranks)
+    assert res.friedman.pvalue == pytest.approx(base.friedman.pvalue, rel=1e-12)
+    for got, want in zip(res.pairs, base.pairs, strict=True):
+        assert got.wilcoxon.n_zero == want.wilcoxon.n_zero == 0
+        assert got.wilcoxon.pvalue == pytest.approx(want.wilcoxon.pvalue, rel=1e-12)
+        assert got.sign.pvalue == pytest.approx(want.sign.pvalue, rel=1e-12)
+
+
 def _record_xlabels(monkeypatch, names=("plot_idp", "plot_posterior_density", "plot_shrinkage")):
     """Make the report's plots record their x-axis labels, by plot."""
     from cvcompare.report import figures

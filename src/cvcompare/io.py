@@ -509,7 +509,7 @@ def fold_differences(
         Differences in the unit of the table, one row per data set, folds in the order of
         their labels. A data set whose differences agree within the rounding error of a
         difference (``12 eps s``, ``s`` the largest magnitude of the two learners' scores on
-        it, at least 1; :func:`mean_differences`) gets their mean on every fold: constant,
+        it; :func:`mean_differences`) gets their mean on every fold: constant,
         as the decimals it was read from are, so that the tests see no variance.
     datasets : list of str
         The data sets of the rows, in the order of first appearance in the table.
@@ -564,9 +564,10 @@ def fold_differences(
 
 
 def _score_sizes(scores: pd.Series) -> pd.Series:
-    """The largest magnitude of each data set's scores (``scores`` indexed by ``dataset``),
-    at least 1: the ``s`` of its rounding tolerance (:func:`rounding_tolerance`)."""
-    return np.maximum(1.0, scores.abs().groupby(level="dataset", sort=False).max())
+    """The largest magnitude of each data set's scores (``scores`` indexed by ``dataset``):
+    the ``s`` of its rounding tolerance (:func:`rounding_tolerance`), which is relative to
+    the scores' size, as the rounding of floating point is."""
+    return scores.abs().groupby(level="dataset", sort=False).max()
 
 
 def _constant_within_rounding(x: np.ndarray, size: np.ndarray) -> np.ndarray:
@@ -593,8 +594,8 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
     rank apart instead of as a tie (and then use an exact null distribution that ties make
     invalid). The floating-point error of the mean of ``n`` differences of scores in
     ``[-s, s]`` is within ``4 (n + 2) eps s`` (``eps`` the double-precision machine epsilon;
-    two roundings per difference, ``n`` in the sum), with ``s = max(1, score_size)`` of the
-    data set. A mean within its tolerance of 0 is set to 0, and the magnitudes within the
+    two roundings per difference, ``n`` in the sum), with ``s = score_size`` of the data
+    set. A mean within its tolerance of 0 is set to 0, and the magnitudes within the
     smaller of the two tolerances of the smallest magnitude of their group are set equal to
     it (their signs kept), so they tie; a group starts wherever a magnitude exceeds the
     group's smallest by more. No mean moves by more than its own tolerance: the scores of
@@ -608,10 +609,10 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
     score_size : float or numpy.ndarray of shape (q,), default 1.0
         The largest magnitude of the scores the differences come from, for all data sets or
         one per data set: 1 for accuracies as fractions (or percentages divided by 100), the
-        largest absolute score for scores on another scale, whose rounding errors grow with
-        their size. Give one per data set where their scales differ (an RMSE of thousands on
-        one, of hundredths on another): the tolerance of the largest would erase the
-        differences of the smallest.
+        largest absolute score for scores on another scale (however small: 1e-13 for scores
+        of 1e-13), whose rounding errors are relative to their size. Give one per data set
+        where their scales differ (an RMSE of thousands on one, of hundredths on another):
+        the tolerance of the largest would erase the differences of the smallest.
 
     Returns
     -------
@@ -624,7 +625,7 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
         If ``x`` or ``score_size`` holds values that are not real numbers.
     ValueError
         If ``x`` is not 2-D, has no folds or a value that is not finite, or ``score_size``
-        is not positive and finite, or is not one number or one per data set.
+        is negative or not finite, or is not one number or one per data set.
 
     References
     ----------
@@ -637,10 +638,10 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
         raise ValueError(
             f"score_size: expected one number or one per data set ({x.shape[0]}), got {sizes.size}"
         )
-    if np.any(sizes <= 0):
-        raise ValueError(f"score_size: expected positive sizes, got {sizes.min()!r}")
+    if np.any(sizes < 0):
+        raise ValueError(f"score_size: expected sizes of at least 0, got {sizes.min()!r}")
     means = x.mean(axis=1)
-    tolerance = np.broadcast_to(rounding_tolerance(x.shape[1], np.maximum(1.0, sizes)), means.shape)
+    tolerance = np.broadcast_to(rounding_tolerance(x.shape[1], sizes), means.shape)
     size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
     return np.where(means < 0, -size, size) + 0.0
 
@@ -667,7 +668,7 @@ def mean_score_matrix(
         (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie; and
         means of a data set within the rounding tolerance of :func:`mean_differences`
         (``4 (n + 2) eps s``, ``n`` the data set's number of folds, ``s`` the largest
-        magnitude of its scores, at least 1) of the smallest of their group are set equal to
+        magnitude of its scores) of the smallest of their group are set equal to
         it, so that accuracies with equal totals of correct predictions over different folds
         (``153/200`` as ``0.765`` and as ``0.7649999999999999``) tie.
     datasets, learners : list of str
