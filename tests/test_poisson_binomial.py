@@ -252,3 +252,17 @@ def test_sampling_options_are_checked_also_for_the_exact_method():
             poisson_binomial_test(x, rho=0.1, rng=bad)
     exact = poisson_binomial_test(x, rho=0.1)
     assert poisson_binomial_test(x, rho=0.1, rng=5).pmf.tolist() == exact.pmf.tolist()
+
+
+def test_a_data_set_constant_within_rounding_is_constant():
+    # differences of 0 computed with rounding, (a + 0.3) - 0.3 - a: a spread of 1.7e-16 about
+    # a mean of -2.2e-17, which used to give P(mean > 0) = 0.195 by the last bits; within the
+    # rounding of one difference they are constant, and a point mass at 0 has 1/2 each side
+    a = np.arange(1, 11) / 13
+    noisy = (a + 0.3) - 0.3 - a
+    assert np.ptp(noisy) > 0
+    other = np.linspace(-0.02, 0.03, 10)
+    got = poisson_binomial_test(np.vstack([noisy, other]), rho=0.1)
+    want = poisson_binomial_test(np.vstack([np.zeros(10), other]), rho=0.1)
+    np.testing.assert_array_equal(got.p_datasets, want.p_datasets)
+    assert got.p_datasets[0] == 0.5

@@ -275,6 +275,26 @@ def test_zero_variance_posterior_is_point_mass():
     assert not proper.is_point_mass and proper.p_positive == pytest.approx(0.5, abs=1e-12)
 
 
+def test_differences_constant_within_rounding_are_taken_as_constant():
+    # one point of accuracy computed by the caller from decimals: 0.81 - 0.80, 0.71 - 0.70,
+    # ... differ in their last bits (a variance of about 1e-35), which used to give the
+    # posterior a scale of rounding noise and P(rope) = 0.578 by those bits; the limit at the
+    # rope's end is 1/2 each side, as for exactly constant differences
+    a = np.array([0.81, 0.71, 0.61, 0.51, 0.41, 0.91, 0.31, 0.21, 0.11, 0.99])
+    x = a - (a - 0.01)
+    assert np.ptp(x) > 0
+    kept = x.copy()
+    for scale, factor in (("fraction", 1.0), ("percent", 100.0), ("raw", 1.0)):
+        post = bayesian_correlated_ttest(x * factor, rho=0.1, rope=(-0.01, 0.01), scale=scale)
+        assert post.is_point_mass and post.probs() == (0.0, 0.5, 0.5)
+        res = correlated_ttest(x * factor, rho=0.1, scale=scale)
+        assert res.statistic == math.inf and res.pvalue == 0.0
+    np.testing.assert_array_equal(x, kept)  # the caller's array is not changed
+    # a spread of one part in 1e15 of the differences' size is no rounding of them: kept
+    real = np.full(10, 0.01) + np.arange(10) * 1e-14
+    assert not bayesian_correlated_ttest(real, rho=0.1).is_point_mass
+
+
 def test_percent_scale_is_equivalent():
     x = _diffs(8)
     a = bayesian_correlated_ttest(x, rho=0.1)

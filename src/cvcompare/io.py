@@ -37,6 +37,7 @@ from cvcompare._validation import (
     check_choice,
     check_scale,
     check_score_scale,
+    constant_within_rounding,
     rounding_tolerance,
 )
 
@@ -559,7 +560,7 @@ def fold_differences(
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     size = _score_sizes(paired.stack()).reindex(datasets).to_numpy(float)
-    x = _constant_within_rounding(x, size)
+    x = constant_within_rounding(x, size)
     return (x if higher_is_better else -x), datasets
 
 
@@ -568,19 +569,6 @@ def _score_sizes(scores: pd.Series) -> pd.Series:
     the ``s`` of its rounding tolerance (:func:`rounding_tolerance`), which is relative to
     the scores' size, as the rounding of floating point is."""
     return scores.abs().groupby(level="dataset", sort=False).max()
-
-
-def _constant_within_rounding(x: np.ndarray, size: np.ndarray) -> np.ndarray:
-    """``x`` with every row whose values lie within the rounding error of one difference of
-    each other (:func:`rounding_tolerance` with ``n = 1``, for the scores of magnitude at
-    most ``size`` of that row's data set) set to the row's mean. Differences equal in
-    decimal (``0.81 - 0.80`` and ``0.71 - 0.70``, or percentages divided by 100) can differ
-    in their last bits, which would give the correlated t-test a variance of rounding noise
-    (about 1e-33) where the data have none: its probabilities would come from the noise."""
-    spread = np.ptp(x, axis=1)
-    flat = (spread > 0) & (spread <= rounding_tolerance(1, size))
-    x[flat] = x[flat].mean(axis=1, keepdims=True)
-    return x
 
 
 def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> np.ndarray:

@@ -38,6 +38,7 @@ from cvcompare._validation import (
     check_rho,
     check_scale,
     check_test_size,
+    without_rounding_noise,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats.ttest import prob_positive_matching
@@ -224,7 +225,7 @@ def poisson_binomial_test(
     arr = check_array(x, "x", ndim=2, min_size=2, axis_names=("data sets", "folds"))
     if arr.shape[0] < 2:
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
-    arr = check_scale(arr, "x", scale=scale)
+    arr = without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
     q = arr.shape[0]
     rho_arr = check_array(rho, "rho", ndim=(0, 1))
     if rho_arr.ndim == 1 and rho_arr.size != q:

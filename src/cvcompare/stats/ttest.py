@@ -38,6 +38,7 @@ from cvcompare._validation import (
     check_scale,
     check_scaled_rope,
     rounding_tolerance,
+    without_rounding_noise,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -55,9 +56,10 @@ Alternative = Literal["two-sided", "greater", "less"]
 
 
 def _check_differences(x: object, scale: str) -> np.ndarray:
-    """Check a 1-D vector of at least two fold differences and convert it to fractions."""
+    """Check a 1-D vector of at least two fold differences and convert it to fractions,
+    constant where its values differ by rounding alone (:func:`without_rounding_noise`)."""
     arr = check_array(x, "x", ndim=1, min_size=2, axis_names=("folds",))
-    return check_scale(arr, "x", scale=scale)
+    return without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
 
 
 def _sample_moments(x: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
