@@ -98,6 +98,9 @@ def test_block_format_parsing_and_errors(tmp_path):
         "a\n d1 50 nan\n": "must be finite numbers, found nan",
         "a\n d1 50 60\nb\n d2 50 60\n": "same data sets",
         "a\n d1 50 60\n d1 50 61\n": "different accuracies",
+        # one word of values joined by semicolons or commas is no classifier's name
+        "a\n d1;50,5;60,0\n": r":2: the values are separated by semicolons \('d1;50,5;60,0'\)",
+        "a\n d1,50.5,60\n": r":2: the values are separated by commas",
         # fractions in the percent format would be read as accuracies below 1%
         "a\n d1 0.5 0.6\nb\n d1 0.55 0.65\n": "every accuracy lies in \\[0, 1\\]",
         "": "no accuracies",
@@ -107,6 +110,13 @@ def test_block_format_parsing_and_errors(tmp_path):
             read_accuracies(_write_block(tmp_path, text))
     with pytest.raises(ValueError, match="duplicates"):
         read_accuracies(_write_block(tmp_path, good), duplicates="ignore")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
+    # a file saved as "UTF-8 with BOM" (Windows editors): U+FEFF is no part of 'a'
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + b"a\n d1 50 60\nb\n d1 55 65\n")
+    assert list(read_accuracies(path)["learner"].unique()) == ["a", "b"]
 
 
 def _csv(tmp_path: Path, rows: list[tuple], header="learner,dataset,fold,score") -> Path:
@@ -194,6 +204,11 @@ def test_csv_errors_name_the_problem(tmp_path):
             read_csv_scores(path)
     with pytest.raises(ValueError, match="column names must be written in lower case"):
         read_csv_scores(_csv(tmp_path, rows, header="Learner,Dataset,Fold,Score"))
+    with pytest.raises(ValueError, match=r"the names \[' dataset', ' fold', ' score'\] have "):
+        read_csv_scores(_csv(tmp_path, rows, header="learner, dataset, fold, score"))
+    booleans = [(learner, d, f, str(i % 2 == 0)) for i, (learner, d, f, _) in enumerate(rows)]
+    with pytest.raises(ValueError, match=r"got True in data row 1 \(a column of True and False"):
+        read_csv_scores(_csv(tmp_path, booleans))
     with pytest.raises(ValueError, match="appears more than once"):
         read_csv_scores(_csv(tmp_path, rows + [rows[0]]))
     with pytest.raises(ValueError, match="finite number"):

@@ -110,7 +110,7 @@ def read_accuracies(
     n_folds: int | None = None
     first_line = ""  # the first data line, which sets n_folds
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no name's
     except UnicodeDecodeError:
         raise _not_utf8(path, by_name=False) from None
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -118,6 +118,7 @@ def read_accuracies(
         if not tokens:
             continue
         if len(tokens) == 1:
+            _check_not_separated(tokens[0], f"{path}:{lineno}")
             current = tokens[0]
             if current in blocks:
                 raise ValueError(f"{path}:{lineno}: classifier {current!r} appears twice")
@@ -196,6 +197,25 @@ def read_accuracies(
     return table
 
 
+def _check_not_separated(token: str, where: str) -> None:
+    """Refuse a line of the block format whose values are joined by semicolons or commas
+    into one word, which would otherwise be read as a classifier's name."""
+    for sep, name in ((";", "semicolons"), (",", "commas")):
+        parts = token.split(sep)
+        try:
+            [float(p.replace(",", ".")) for p in parts[1:]]
+        except ValueError:
+            continue
+        if len(parts) >= 3:
+            raise ValueError(
+                f"{where}: the values are separated by {name} ({token[:40]!r}"
+                f"{'...' if len(token) > 40 else ''}); the block "
+                "format separates a data set's name and its accuracies by spaces or tabs "
+                "(a file separated by commas with a header learner,dataset,fold,score is a "
+                "tidy CSV: name it '*.csv')"
+            )
+
+
 def _resolve_duplicate(
     block: dict[str, np.ndarray], name: str, values: np.ndarray, duplicates: str, where: str
 ) -> str | None:
@@ -270,6 +290,12 @@ def _header_hint(columns: Sequence[object]) -> str:
     if sep is None:
         return ""
     if sep == ",":
+        spaced = [str(c) for c in columns if str(c) != str(c).strip()]
+        if spaced:
+            return (
+                f" (the names {spaced} have spaces around them: write the header and the rows "
+                "without spaces after the commas)"
+            )
         return " (the column names must be written in lower case)"
     return (
         f" (the file looks separated by {HEADER_SEPARATORS[sep]}; a tidy CSV is separated by "
@@ -341,6 +367,11 @@ def read_csv_scores(
         raise ValueError(f"{path}: no rows")
     if table[["learner", "dataset", "fold"]].isna().any().any():
         raise ValueError(f"{path}: learner, dataset and fold must not be empty")
+    if pd.api.types.is_bool_dtype(table["score"]):
+        raise ValueError(
+            f"{path}: score must be a number in every row, got {table['score'].iloc[0].item()!r} "
+            "in data row 1 (a column of True and False is no score)"
+        )
     scores = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(scores)):
         bad = int(np.flatnonzero(~np.isfinite(scores))[0])
