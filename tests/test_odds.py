@@ -19,9 +19,19 @@ def test_odds_values():
 
 
 @given(st.floats(1e-12, 1.0), st.floats(1e-12, 1.0))
-def test_odds_are_reciprocal(p_a, p_b):
+def test_odds_are_reciprocal(p_a, share):
+    p_b = share * (1.0 - p_a)  # two disjoint hypotheses: p_a + p_b <= 1
+    if p_b == 0.0:
+        return
     assert posterior_odds(p_a, p_b) * posterior_odds(p_b, p_a) == pytest.approx(1.0)
     assert posterior_odds(p_a, p_b) == pytest.approx(p_a / p_b)
+
+
+def test_odds_of_hypotheses_that_are_not_disjoint_are_refused():
+    # p(left) = 0.7 and p(rope) = 0.6 cannot both hold: their sum is 1.3
+    with pytest.raises(ValueError, match=r"p_a, p_b: expected the probabilities of two disjoint"):
+        posterior_odds(0.7, 0.6)
+    assert posterior_odds(0.7, 0.3 + 1e-15) == pytest.approx(0.7 / 0.3)  # rounding of a sum
 
 
 @pytest.mark.parametrize(

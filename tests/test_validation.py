@@ -14,6 +14,16 @@ def test_check_array_reports_nan_position():
         check_array([0.1, np.nan, 0.2], "x")
 
 
+def test_check_array_names_ragged_rows_and_missing_values():
+    # NumPy's words ("inhomogeneous shape after 1 dimensions") and a None read as nan
+    with pytest.raises(ValueError, match=r"^x: expected rows of equal length \(a rectangular "):
+        check_array([[0.1, 0.2], [0.1]], "x", ndim=2)
+    with pytest.raises(ValueError, match=r"got rows of lengths 2, 1$"):
+        check_array([[0.1, 0.2], [0.1]], "x", ndim=2)
+    with pytest.raises(ValueError, match=r"found None \(a missing value\) at index \(1,\)"):
+        check_array([0.1, None, 0.2], "x")
+
+
 def test_check_array_shape_and_size():
     with pytest.raises(ValueError, match="x: expected a 2-D array"):
         check_array([0.1, 0.2], "x", ndim=2, axis_names=("data sets", "folds"))
@@ -55,7 +65,9 @@ def test_check_scale_names_raw_for_scores_that_are_not_accuracies():
         check_scale(np.array([1.5, -2.0]), "x")
 
 
-@pytest.mark.parametrize("bad", [0.01, (0.01, -0.01), (0.01, 0.02), (np.inf, 1), "ab", (1, 2, 3)])
+@pytest.mark.parametrize(
+    "bad", [0.01, (0.01, -0.01), (0.01, 0.02), (np.inf, 1), "ab", (1, 2, 3), {-0.02, 0.01}]
+)
 def test_check_rope_refuses_non_intervals(bad):
     with pytest.raises(ValueError, match="rope"):
         check_rope(bad)

@@ -120,7 +120,14 @@ def check_array(
         )
     try:
         arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:
+        if "inhomogeneous" in str(exc):  # rows of different lengths
+            raise ValueError(
+                f"{name}: expected rows of equal length (a rectangular array), got rows of "
+                f"lengths {_row_lengths(x)}"
+            ) from None
+        raise TypeError(f"{name}: expected an array of real numbers ({exc})") from None
+    except TypeError as exc:
         raise TypeError(f"{name}: expected an array of real numbers ({exc})") from None
     allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     if arr.ndim not in allowed:
@@ -138,11 +145,28 @@ def check_array(
     bad = np.isinf(arr) if allow_nan else ~np.isfinite(arr)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = "None (a missing value)" if _element(x, idx) is None else arr[idx]
         raise ValueError(
-            f"{name}: all values must be finite, found {arr[idx]} at index {idx} "
+            f"{name}: all values must be finite, found {value} at index {idx} "
             f"({int(bad.sum())} non-finite value(s) in all)"
         )
     return arr
+
+
+def _row_lengths(x: object) -> str:
+    """The lengths of the rows of a ragged sequence, for its error message."""
+    try:
+        lengths = [len(row) for row in x]  # type: ignore[union-attr, arg-type]
+    except TypeError:
+        return "that differ"
+    shown = ", ".join(map(str, lengths[:6]))
+    return shown + (", ..." if len(lengths) > 6 else "")
+
+
+def _element(x: object, idx: tuple[int, ...]) -> object:
+    """The element of ``x`` at ``idx`` as given (``None`` stays ``None``, which NumPy reads
+    as NaN)."""
+    return np.asarray(x, dtype=object)[idx] if not isinstance(x, np.ndarray) else x[idx]
 
 
 #: Values that NumPy would silently turn into real numbers: booleans and strings become 0/1
@@ -369,9 +393,14 @@ def check_rope(rope: object, name: str = "rope") -> tuple[float, float]:
     Raises
     ------
     ValueError
-        If ``rope`` is not a pair of real numbers, an end is not finite, or the interval
-        does not contain 0.
+        If ``rope`` is not a pair of real numbers (a set has no order), an end is not
+        finite, or the interval does not contain 0.
     """
+    if isinstance(rope, (set, frozenset, dict)):  # no order: which end is which?
+        raise ValueError(
+            f"{name}: expected an interval (low, high) of two numbers in order, got a "
+            f"{type(rope).__name__} {rope!r}"
+        )
     try:
         low, high = (check_real(v, name, "an interval (low, high) of two numbers") for v in rope)  # type: ignore[union-attr]
     except (TypeError, ValueError):

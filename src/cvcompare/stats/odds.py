@@ -32,7 +32,8 @@ def posterior_odds(p_a: float, p_b: float) -> float:
     Parameters
     ----------
     p_a, p_b : float
-        Posterior probabilities of the two hypotheses, in [0, 1].
+        Posterior probabilities of two disjoint hypotheses (e.g. left of the rope and in
+        it), in [0, 1], with ``p_a + p_b <= 1``.
 
     Returns
     -------
@@ -51,6 +52,11 @@ def posterior_odds(p_a: float, p_b: float) -> float:
     """
     p_a = check_probability(p_a, "p_a", open_low=False, open_high=False)
     p_b = check_probability(p_b, "p_b", open_low=False, open_high=False)
+    if p_a + p_b > 1.0 + 1e-12:  # more than their sum's rounding
+        raise ValueError(
+            f"p_a, p_b: expected the probabilities of two disjoint hypotheses, whose sum is at "
+            f"most 1, got {p_a} + {p_b} = {p_a + p_b}"
+        )
     if p_b == 0:
         return math.inf if p_a > 0 else 1.0
     return p_a / p_b
