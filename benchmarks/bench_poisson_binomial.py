@@ -16,6 +16,7 @@ the blocked sampling >= 100x smaller.
 
 from __future__ import annotations
 
+import argparse
 import time
 import tracemalloc
 
@@ -47,6 +48,7 @@ def best_time(func, repeats: int) -> float:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     p = np.random.default_rng(2015).uniform(size=Q)
     exact = poisson_binomial_pmf(p)
     sampled = sampled_pmf(p, N_SAMPLES, seed=1)

@@ -60,7 +60,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="keep the report here")
     args = parser.parse_args()
     if not args.path.is_file():
-        raise SystemExit(f"accuracies file not found: {args.path} (pass its path)")
+        raise SystemExit(
+            f"accuracies file not found: {args.path}; pass its path or set "
+            "CVCOMPARE_ACCURACIES (the file is docs/code/accuracies.txt of the public "
+            "repository janezd/baycomp)"
+        )
 
     # the one-time build (or the cached program), not timed
     warm = 0.02 + 0.04 * np.random.default_rng(0).standard_normal((3, 20))

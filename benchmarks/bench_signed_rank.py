@@ -18,6 +18,7 @@ weights.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -104,6 +105,7 @@ def large(q: int, draws: list[int]) -> None:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     compare(50, 50_000, repeat=3)
     compare(1_000, 5_000, repeat=1)
     compare(4_000, 500, repeat=1)  # the baseline's matrices: 3 x 128 MB

@@ -30,7 +30,7 @@ def test_every_target_and_claim_is_listed():
         assert f"## {spec.id}\n" in page
         assert f"| [{spec.id}](#{spec.id.lower()}) |" in page
         for claim in spec.paper_numbers:
-            assert f"- {claim['claim']}: paper {claim['paper']}" in page
+            assert f"- {claim['claim']}. Paper: {claim['paper']}" in page
     assert "shared/" not in page and "REPLICATION" not in page
 
 
@@ -82,6 +82,6 @@ def test_a_scenario_of_ones_own_needs_no_paper_and_is_listed_last(tmp_path):
     assert "## A-mine\n\n**" in page and "- Source: own scenario.\n" in page
     mine = page[page.index("## A-mine") :]
     claim = raw["paper_numbers"][0]
-    assert f"Expected numbers compared:\n\n- {claim['claim']}: expected {claim['paper']}" in mine
-    assert "Paper numbers" not in mine and f": paper {claim['paper']}" not in mine
+    assert f"Expected numbers compared:\n\n- {claim['claim']}. Expected: {claim['paper']}" in mine
+    assert "Paper numbers" not in mine and f"Paper: {claim['paper']}" not in mine
     assert page.count("\n- Corani & Benavoli (2015)") == 1

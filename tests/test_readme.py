@@ -26,7 +26,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 #: Blocks not run, by their first line, and why.
 SKIPPED = {
-    "pip install cvcompare": "installs packages",
+    "pip install .": "installs packages",
     "bash scripts/run-workflow.sh        # install": "installs the environment and runs the "
     "whole workflow and test suite",
     "bash scripts/run-workflow.sh --cores 8": "runs the workflow at the papers' fidelity",

@@ -134,7 +134,7 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
             lines += ["", f"{stated.capitalize()} numbers compared:", ""]
             for claim in spec.paper_numbers:
                 note = f" ({claim['note']})" if claim.get("note") else ""
-                lines.append(f"- {claim['claim']}: {stated} {claim['paper']}{note}.")
+                lines.append(f"- {claim['claim']}. {stated.capitalize()}: {claim['paper']}{note}.")
     return "\n".join(lines) + "\n"
 
 

@@ -11,6 +11,7 @@ that the committed page is up to date.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import sys
@@ -20,19 +21,48 @@ from typing import Any
 __all__ = ["docstring_entries", "reference_markdown"]
 
 _ENTRY = re.compile(r"^``(\w+)``$")
-_ROLE = re.compile(r":\w+:`~?\.*(?:[\w.]*\.)?([\w]+)`")
+_ROLE = re.compile(r":\w+:`~?([\w.]+)`")
 
 
-def _plain(text: str) -> str:
-    """Docstring text as one Markdown paragraph: Sphinx roles become code spans of the
-    object's last name, double backquotes single ones, whitespace one space."""
-    text = _ROLE.sub(r"`\1`", text).replace("``", "`")
-    return " ".join(text.split())
+def _qualified(target: str, module: str) -> str:
+    """The full name of a Sphinx role's ``target`` written in ``module``'s docstrings
+    (``.friedman.friedman_settings`` in ``cvcompare.simulate.scenario`` is
+    ``cvcompare.simulate.friedman.friedman_settings``), so that a reader of the page can
+    find it; its last name where it cannot be found."""
+    package = module.rpartition(".")[0]
+    if target.startswith("."):
+        candidates = [package + target, module + target]
+    else:
+        candidates = [f"{module}.{target}", f"{package}.{target}", target]
+    for name in candidates:
+        if _exists(name):
+            return name
+    return target.rpartition(".")[2]
 
 
-def docstring_entries(doc: str) -> dict[str, str]:
-    """The entries of a definition list in a docstring: a line holding only ````name````
-    followed by indented lines; each entry's text up to its first blank line.
+def _exists(name: str) -> bool:
+    """Whether ``name`` is an importable module or an attribute of one."""
+    owner, _, attribute = name.rpartition(".")
+    for path, attr in ((name, None), (owner, attribute)):
+        try:
+            found = importlib.import_module(path)
+        except ImportError:
+            continue
+        return attr is None or hasattr(found, attr)
+    return False
+
+
+def _plain(text: str, module: str) -> str:
+    """Docstring text of ``module`` as one Markdown paragraph: Sphinx roles become code
+    spans of the object's full name, double backquotes single ones, whitespace one space."""
+    text = _ROLE.sub(lambda m: f"`{_qualified(m.group(1), module)}`", text)
+    return " ".join(text.replace("``", "`").split())
+
+
+def docstring_entries(doc: str, module: str = "cvcompare") -> dict[str, str]:
+    """The entries of a definition list in a docstring (of ``module``, whose names its
+    roles are resolved in): a line holding only ````name```` followed by indented lines;
+    each entry's text up to its first blank line.
 
     Examples
     --------
@@ -50,13 +80,13 @@ def docstring_entries(doc: str) -> dict[str, str]:
             entries[name].append(line)
         else:  # a blank or unindented line ends the entry's first paragraph
             name = None
-    return {key: _plain(" ".join(text)) for key, text in entries.items()}
+    return {key: _plain(" ".join(text), module) for key, text in entries.items()}
 
 
 def _summary(obj: Any) -> str:
     """The first paragraph of an object's docstring, as plain text."""
     doc = inspect.getdoc(obj) or ""
-    return _plain(doc.split("\n\n")[0])
+    return _plain(doc.split("\n\n")[0], obj.__module__)
 
 
 def _value(value: Any) -> str:
@@ -81,7 +111,7 @@ def _settings(defaults: Mapping[str, Any]) -> str:
 def _generators() -> list[str]:
     from cvcompare.simulate import scenario
 
-    described = docstring_entries(scenario.__doc__ or "")
+    described = docstring_entries(scenario.__doc__ or "", scenario.__name__)
     lines = _section(
         "Scenario generators (`scenario.generator.name`)",
         "The generator makes the data sets of one replication; `scenario` also takes "
@@ -140,7 +170,7 @@ def _tests() -> list[str]:
             f"`{c}`" + (" (*decision*)" if c in BOOLEAN_COLUMNS else "")
             for c in sorted(test.columns)
         )
-        lines += [f"### `{name}`: {test.title}", "", _plain(doc), ""]
+        lines += [f"### `{name}`: {test.title}", "", _plain(doc, test.adapter.__module__), ""]
         if test.single_data_set:
             lines += ["One data set: the scenario must have `q: 1`.", ""]
         lines += [f"Settings (default): {settings}.", "", f"Columns: {columns}.", ""]
@@ -150,7 +180,7 @@ def _tests() -> list[str]:
 def _metric_kinds() -> list[str]:
     from cvcompare.experiments import metrics
 
-    described = docstring_entries(metrics.__doc__ or "")
+    described = docstring_entries(metrics.__doc__ or "", metrics.__name__)
     lines = _section(
         "Metric kinds (`metrics[].kind`)",
         "A metric summarises the replications of one grid point for each test it lists "
@@ -159,7 +189,8 @@ def _metric_kinds() -> list[str]:
     )
     lines += [f"| `{kind}` | {described[kind]} |" for kind in metrics.METRIC_KINDS]
     given = _plain(
-        (metrics.__doc__ or "").split("Any metric may be restricted")[1].split("\n\n")[0]
+        (metrics.__doc__ or "").split("Any metric may be restricted")[1].split("\n\n")[0],
+        metrics.__name__,
     )
     return [*lines, "", f"Any metric may be restricted {given}", ""]
 
@@ -233,7 +264,8 @@ def reference_markdown() -> str:
         "What an experiment file in `config/experiments/` can name, written from the "
         "package's registries (regenerate this page with "
         "`python -m cvcompare.experiments.reference > docs/building-blocks.md`). "
-        "`workflow/README.md` shows how an experiment file is put together; "
+        "[`workflow/README.md`](../workflow/README.md) shows how an experiment file is put "
+        "together; "
         "[`targets.md`](targets.md) lists the files there are.",
         "",
         *_generators(),
