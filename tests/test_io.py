@@ -43,15 +43,20 @@ def test_real_file_classifiers_datasets_folds_and_duplicate_credit():
     assert kept["dataset"].nunique() == 54 and "credit#2" in set(kept["dataset"])
     with pytest.raises(ValueError, match="'credit' appears twice"):
         read_accuracies(REAL, duplicates="error")
-    # percentages are refused where fractions are expected, and accepted when stated
-    x_pct, _ = fold_differences(table, "nbc", "hnb")
+    # percentages are refused where fractions are expected, and accepted when stated: by
+    # their scores, since their differences may all lie in [-1, 1] (j48 vs j48gr on cmc),
+    # where a test would take them for fractions
     with pytest.raises(ValueError, match="scale='percent'"):
-        wilcoxon_test(x_pct.mean(axis=1))
+        fold_differences(table, "j48", "j48gr")
+    x_pct, _ = fold_differences(table, "nbc", "hnb", scale="percent")  # as fractions
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        x_frac, _ = fold_differences(read_accuracies(REAL), "nbc", "hnb")  # fractions
-    np.testing.assert_allclose(x_pct / 100, x_frac, rtol=0, atol=1e-15)
-    assert wilcoxon_test(x_pct.mean(axis=1), scale="percent").pvalue == pytest.approx(
+        x_frac, _ = fold_differences(read_accuracies(REAL), "nbc", "hnb")
+    np.testing.assert_allclose(x_pct, x_frac, rtol=0, atol=1e-15)
+    # the tests' own check, on differences of percentages taken by hand
+    with pytest.raises(ValueError, match="scale='percent'"):
+        wilcoxon_test(100 * x_frac.mean(axis=1))
+    assert wilcoxon_test(100 * x_frac.mean(axis=1), scale="percent").pvalue == pytest.approx(
         wilcoxon_test(x_frac.mean(axis=1)).pvalue, rel=1e-12
     )
 
@@ -82,8 +87,12 @@ def test_block_format_parsing_and_errors(tmp_path):
     good = "a\n d1 50 60\n d2 70 80\nb\n d1 55 65\n d2 75 85\n"
     table = read_accuracies(_write_block(tmp_path, good), as_fraction=False)
     assert table.shape == (8, 4)
-    x, datasets = fold_differences(table, "b", "a")
-    np.testing.assert_array_equal(x, np.full((2, 2), 5.0))
+    with pytest.raises(
+        ValueError, match="outside \\[0, 1\\] of scale='fraction'; pass scale='percent'"
+    ):
+        fold_differences(table, "b", "a")
+    x, datasets = fold_differences(table, "b", "a", scale="percent")  # as fractions
+    np.testing.assert_allclose(x, np.full((2, 2), 0.05), rtol=0, atol=1e-15)
     # by default the fractions the tests take
     fractions = read_accuracies(_write_block(tmp_path, good))["score"]
     np.testing.assert_allclose(fractions, table["score"] / 100, rtol=0, atol=1e-15)
@@ -382,7 +391,7 @@ def test_fold_differences_equal_in_decimal_are_constant(tmp_path):
     big = read_csv_scores(_csv(tmp_path, rows), scale="raw")
     diffs = big.set_index(["learner", "dataset", "fold"])["score"]
     assert np.ptp((diffs["b"] - diffs["a"]).to_numpy()) > 0
-    y, _ = fold_differences(big, "b", "a")
+    y, _ = fold_differences(big, "b", "a", scale="raw")
     assert np.ptp(y) == 0 and y[0, 0] == pytest.approx(0.003, abs=1e-9)
     # each data set by the size of its own scores: beside squared errors near 2e10 (whose
     # rounding is about 5e-5), scores near 0.01 varying by 1e-5 keep their variance
@@ -391,7 +400,7 @@ def test_fold_differences_equal_in_decimal_are_constant(tmp_path):
     small = [("a", "s", f, 0.01 + 1e-6 * f) for f in range(10)]
     small += [("b", "s", f, 0.02 + 1e-5 * (f % 2)) for f in range(10)]
     both = read_csv_scores(_csv(tmp_path, huge + small), scale="raw")
-    z, names = fold_differences(both, "b", "a")
+    z, names = fold_differences(both, "b", "a", scale="raw")
     assert names == ["h", "s"] and np.ptp(z[1]) > 1e-5
 
 

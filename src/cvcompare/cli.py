@@ -216,7 +216,9 @@ def _load(args: argparse.Namespace, *, as_fraction: bool = True) -> pd.DataFrame
 def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
     """Fold differences of a pair; unpaired folds are reported against FILE."""
     try:
-        return fold_differences(table, a, b, higher_is_better=args.higher_is_better)
+        return fold_differences(
+            table, a, b, higher_is_better=args.higher_is_better, scale=difference_scale(args.scale)
+        )
     except ValueError as exc:
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 

@@ -520,7 +520,12 @@ def select_learners(
 
 
 def fold_differences(
-    table: pd.DataFrame, a: str, b: str, *, higher_is_better: bool = True
+    table: pd.DataFrame,
+    a: str,
+    b: str,
+    *,
+    higher_is_better: bool = True,
+    scale: Literal["fraction", "percent", "raw"] = "fraction",
 ) -> tuple[np.ndarray, list[str]]:
     """Paired fold-level differences ``score(a) - score(b)`` for every data set.
 
@@ -534,15 +539,23 @@ def fold_differences(
         True for scores such as accuracy or AUC; False for losses (RMSE, log-loss), whose
         differences are then ``score(b) - score(a)``, so that positive still means that
         ``a`` is better.
+    scale : {"fraction", "percent", "raw"}, default "fraction"
+        The scale of the two learners' scores: accuracies as fractions (a score outside
+        [0, 1] is refused, as the tests refuse differences beyond 1: a table read with
+        ``read_accuracies(as_fraction=False)`` needs ``"percent"``), as percentages (the
+        differences are returned as fractions, what the tests take by default), or
+        ``"raw"`` for any other score (the differences in its unit; pass ``scale="raw"``
+        to the tests too).
 
     Returns
     -------
     x : numpy.ndarray, shape (q, n_folds)
-        Differences in the unit of the table, one row per data set, folds in the order of
-        their labels. A data set whose differences agree within the rounding error of a
-        difference (``12 eps s``, ``s`` the largest magnitude of the two learners' scores on
-        it; :func:`mean_differences`) gets their mean on every fold: constant,
-        as the decimals it was read from are, so that the tests see no variance.
+        Differences as fractions (in the score's unit for ``scale="raw"``), one row per
+        data set, folds in the order of their labels. A data set whose differences agree
+        within the rounding error of a difference (``12 eps s``, ``s`` the largest magnitude
+        of the two learners' scores on it; :func:`mean_differences`) gets their mean on
+        every fold: constant, as the decimals it was read from are, so that the tests see
+        no variance.
     datasets : list of str
         The data sets of the rows, in the order of first appearance in the table.
 
@@ -550,8 +563,8 @@ def fold_differences(
     ------
     ValueError
         If a learner is unknown, ``a == b``, the two learners do not share the same folds on
-        a data set, the data sets have different numbers of folds, a score is not finite, a
-        label is empty, or a (learner, dataset, fold) appears twice.
+        a data set, the data sets have different numbers of folds, a score is not finite or
+        not on ``scale``, a label is empty, or a (learner, dataset, fold) appears twice.
     TypeError
         If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
     """
@@ -563,7 +576,9 @@ def fold_differences(
         check_learner(value, name, known)
     if a == b:
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
+    scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     pair = table[table["learner"].isin([a, b])]
+    check_score_scale(pair["score"].to_numpy(float), "table: column 'score'", scale)
     paired = pair.set_index(["learner", "dataset", "fold"])["score"].unstack("learner")
     if paired.isna().any().any():
         gaps = paired[paired.isna().any(axis=1)]
@@ -591,7 +606,7 @@ def fold_differences(
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     size = _score_sizes(paired.stack()).reindex(datasets).to_numpy(float)
-    x = constant_within_rounding(x, size)
+    x = constant_within_rounding(x, size) / (100.0 if scale == "percent" else 1.0)
     return (x if higher_is_better else -x), datasets
 
 

@@ -553,9 +553,9 @@ def run_test(
 
 
 def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settings) -> PairResult:
-    x, datasets = fold_differences(table, first, second, higher_is_better=settings.higher_is_better)
-    if settings.scale == "percent":
-        x = x / 100.0
+    x, datasets = fold_differences(
+        table, first, second, higher_is_better=settings.higher_is_better, scale=settings.scale
+    )
     means = pair_means(x, datasets, settings)
     ttests = run_test("correlated-t", x, means, settings, first, second)
     if len(datasets) < 2:
@@ -678,7 +678,9 @@ def compare_learners(
     check_score_scale(scores, "table: column 'score'", scale)
     # the first pair's folds are paired before their number sets the default rho (the
     # other pairs' are, as they are analysed)
-    x, _ = fold_differences(sub, chosen[0], chosen[1], higher_is_better=higher_is_better)
+    x, _ = fold_differences(
+        sub, chosen[0], chosen[1], higher_is_better=higher_is_better, scale=scale
+    )
     if x.shape[1] < 2:
         raise ValueError(
             f"table: the correlated t-tests need at least 2 folds per data set, got {x.shape[1]}"
