@@ -30,7 +30,7 @@ def test_every_target_and_claim_is_listed():
         assert f"## {spec.id}\n" in page
         assert f"| [{spec.id}](#{spec.id.lower()}) |" in page
         for claim in spec.paper_numbers:
-            assert f"- {claim['claim']}. Paper: {claim['paper']}" in page
+            assert f"- {claim['claim'].rstrip('.')}. Paper: {claim['paper']}" in page
     assert "shared/" not in page and "REPLICATION" not in page
 
 

@@ -473,6 +473,13 @@ def test_input_is_checked_before_a_runner_is_chosen(monkeypatch):
             fit_hierarchical(x, rho=0.1, seed=seed)
     with pytest.raises(ValueError, match="^x: every data set has zero variance"):
         fit_hierarchical(np.full((3, 10), 0.02), rho=0.1, seed=1)
+    # differences computed by the caller, constant within rounding (0.81 - 0.80, 0.71 - 0.70,
+    # ...): no variance either, not one of rounding noise that the model's scale would take
+    a = np.array([0.81, 0.71, 0.61, 0.51, 0.41, 0.91, 0.31, 0.21, 0.11, 0.99])
+    rounded = np.vstack([a - (a - 0.01), a - (a - 0.02), (a + 0.3) - 0.3 - a])
+    assert np.all(np.ptp(rounded, axis=1) > 0)
+    with pytest.raises(ValueError, match="^x: every data set has zero variance"):
+        fit_hierarchical(rounded, rho=0.1, seed=1)
     constant = np.vstack([x[:2], np.full(10, 0.02)])
     with pytest.raises(ValueError, match=r"^x: data set\(s\) \[2\] have zero variance .* rope"):
         fit_hierarchical(constant, rho=0.1, seed=1, rope=(0, 0))

@@ -121,6 +121,19 @@ def test_block_format_parsing_and_errors(tmp_path):
         read_accuracies(_write_block(tmp_path, good), duplicates="ignore")
 
 
+def test_a_pair_of_percentages_below_one_is_taken_as_percent(tmp_path):
+    # error rates in percent of two strong learners, below 1% everywhere, in a table whose
+    # third learner has larger ones: the pair is on the table's scale, only its range is
+    # checked (the heuristic "all in [0, 1]: fractions" is for a whole table)
+    rows = [(learner, d, f, e) for d in ("d1", "d2") for f in range(3) for learner, e in
+            (("weak", 12.5), ("a", 0.5 + 0.1 * f), ("b", 0.25))]  # fmt: skip
+    table = read_csv_scores(_csv(tmp_path, rows), scale="raw")
+    x, _ = fold_differences(table, "a", "b", scale="percent", higher_is_better=False)
+    np.testing.assert_allclose(x, [[-0.0025, -0.0035, -0.0045]] * 2, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"column 'score' of 'weak' and 'a' holds 12.5, outside"):
+        fold_differences(table, "weak", "a")
+
+
 def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
     # a file saved as "UTF-8 with BOM" (Windows editors): U+FEFF is no part of 'a'
     path = tmp_path / "bom.txt"
@@ -461,8 +474,9 @@ def test_mean_differences_take_one_score_size_per_data_set():
     close = np.array([[0.03] * 10, [0.03 + 1e-7] * 10])
     tied = mean_differences(close, score_size=np.array([1e9, 1e9]))
     assert tied[0] == tied[1] == pytest.approx(0.03, abs=1e-15)
-    apart = mean_differences(close, score_size=np.array([1.0, 1e9]))
-    assert apart[1] - apart[0] == pytest.approx(1e-7, rel=1e-6)
+    for sizes in ([1.0, 1e9], [1e9, 1.0]):  # the smallest with either tolerance
+        apart = mean_differences(close, score_size=np.array(sizes))
+        assert apart[1] - apart[0] == pytest.approx(1e-7, rel=1e-6)
     with pytest.raises(ValueError, match=r"score_size: expected one number or one per data"):
         mean_differences(x, score_size=np.ones(3))
 

@@ -1,6 +1,6 @@
 """Packaging: the conda environment and pyproject.toml agree; the extras fit the user.
 
-``pip install cvcompare`` gives the library and the ``cvcompare`` command with the core
+``pip install .`` gives the library and the ``cvcompare`` command with the core
 dependencies only; the extras ``stan`` (the hierarchical model), ``workflow`` (the Snakemake
 suite), ``slurm`` and ``all`` add the rest, and ``dev`` (what the tests need) includes
 ``all``. Without the ``stan`` extra, asking for the hierarchical model says what to install.
@@ -190,7 +190,7 @@ def _run_without_extras(code: str, tmp_path: Path) -> subprocess.CompletedProces
 
 
 def test_library_and_command_work_without_any_extra(tmp_path):
-    """As after ``pip install cvcompare``: every test but the hierarchical model runs."""
+    """As after ``pip install .``: every test but the hierarchical model runs."""
     gen = np.random.default_rng(17)
     rows = [
         (learner, f"d{d}", f, gen.uniform(0.6, 0.9) + shift)
@@ -240,7 +240,8 @@ def test_hierarchical_model_without_stan_says_what_to_install(monkeypatch, runne
     for name in EXTRA_MODULES["stan"]:
         monkeypatch.setitem(sys.modules, name, None)
     assert runners.STAN_MISSING == (
-        "the hierarchical model needs Stan, which is not installed: pip install 'cvcompare[stan]'"
+        "the hierarchical model needs Stan, which is not installed: pip install '.[stan]' in "
+        "cvcompare's repository (PyStan and cmdstanpy)"
     )
     with pytest.raises(ImportError) as info:
         fit_hierarchical([[0.01, 0.02, 0.0], [0.0, 0.01, 0.02]], rho=0.1, runner=runner, seed=1)

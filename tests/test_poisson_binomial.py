@@ -262,7 +262,10 @@ def test_a_data_set_constant_within_rounding_is_constant():
     noisy = (a + 0.3) - 0.3 - a
     assert np.ptp(noisy) > 0
     other = np.linspace(-0.02, 0.03, 10)
-    got = poisson_binomial_test(np.vstack([noisy, other]), rho=0.1)
+    both = np.vstack([noisy, other])
+    kept = both.copy()
+    got = poisson_binomial_test(both, rho=0.1)
+    np.testing.assert_array_equal(both, kept)  # the caller's array is not changed
     want = poisson_binomial_test(np.vstack([np.zeros(10), other]), rho=0.1)
     np.testing.assert_array_equal(got.p_datasets, want.p_datasets)
     assert got.p_datasets[0] == 0.5

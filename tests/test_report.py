@@ -16,7 +16,13 @@ import pytest
 from scipy import stats
 
 from cvcompare.cli import main
-from cvcompare.io import fold_differences, mean_differences, read_csv_scores
+from cvcompare.io import (
+    fold_differences,
+    mean_differences,
+    mean_score_matrix,
+    pair_score_sizes,
+    read_csv_scores,
+)
 from cvcompare.report import Report, bayes_sentence, build_report, compare_learners, report
 from cvcompare.report.analysis import correlated_t_tallies, holm_floor, seed_key
 from cvcompare.report.sentences import pair_lines, short_decision
@@ -384,17 +390,40 @@ def test_lower_is_better_mirrors_negated_scores():
 
 def test_raw_scores_set_the_rounding_tolerance_of_the_mean_differences():
     # the same differences on scores shifted to about 12345: the means carry rounding noise
-    # of that size, which the comparison removes given the scores' size
+    # of that size, which the comparison removes given the pair's scores' size
     table = _table(seed=5)
     shifted = table.assign(score=np.round(12345 + table["score"], 6))
-    small = compare_learners(table, hierarchical=False, n_samples=N)
     large = compare_learners(shifted, hierarchical=False, n_samples=N, scale="raw", rope=(-1, 1))
-    assert small.settings.score_sizes == {}
-    sizes = shifted["score"].abs().groupby(shifted["dataset"]).max()
-    assert large.settings.score_sizes == sizes.to_dict()
     for pair in large.pairs:
-        want = mean_differences(pair.x, score_size=sizes[list(pair.datasets)].to_numpy())
-        np.testing.assert_array_equal(pair.means, want)
+        sizes = pair_score_sizes(shifted, pair.first, pair.second, pair.datasets)
+        assert np.all((sizes > 12345) & (sizes < 12346))
+        np.testing.assert_array_equal(pair.means, mean_differences(pair.x, score_size=sizes))
+
+
+def test_a_pairs_means_do_not_depend_on_the_other_learners_scores():
+    # a third learner with scores of 1e14 on every data set: its size, 4 (n + 2) eps 1e14 =
+    # 1.1 of rounding tolerance, used to erase the a - b mean differences of about 1e-3
+    gen = np.random.default_rng(7)
+    rows = []
+    for d in range(8):
+        for f in range(10):
+            a = 0.5 + gen.normal(0, 0.01)
+            rows += [("a", f"d{d}", f, a), ("b", f"d{d}", f, a - 1e-3 * (d + 1))]
+            rows += [("c", f"d{d}", f, 1e14 * (1 + gen.uniform()))]
+    with_c = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    without_c = with_c[with_c["learner"] != "c"]
+    options = {"hierarchical": False, "n_samples": N, "scale": "raw", "rope": (-1e-4, 1e-4)}
+    pair = compare_learners(with_c, **options).pairs[0]
+    alone = compare_learners(without_c, **options).pairs[0]
+    assert (pair.first, pair.second) == ("a", "b")
+    np.testing.assert_array_equal(pair.means, alone.means)
+    assert pair.wilcoxon.n_zero == 0 and pair.wilcoxon.pvalue == alone.wilcoxon.pvalue
+    # and the ranks: a and b apart by 1e-5 on each data set, beside c
+    close = with_c.copy()
+    close.loc[close["learner"] == "a", "score"] = 0.5
+    close.loc[close["learner"] == "b", "score"] = 0.50001
+    scores, _, names = mean_score_matrix(close)
+    assert names == ["a", "b", "c"] and np.all(scores[:, 1] - scores[:, 0] > 9e-6)
 
 
 def test_each_data_set_has_the_rounding_tolerance_of_its_own_scores():

@@ -490,7 +490,7 @@ def _slurm_unavailable():
     try:
         import snakemake_executor_plugin_slurm  # noqa: F401
     except ImportError:
-        return "snakemake-executor-plugin-slurm is not installed (pip install 'cvcompare[slurm]')"
+        return "snakemake-executor-plugin-slurm is not installed (pip install '.[slurm]')"
     probe = subprocess.run(
         ["bash", str(ROOT / "scripts" / "slurm-local.sh"), "status"],
         capture_output=True,

@@ -337,7 +337,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
     raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
-def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
+def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool = True) -> None:
     """Check that scores themselves (not their differences) are on the stated scale.
 
     Parameters
@@ -350,12 +350,16 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
         ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of
         them in [0, 1] (those are fractions, which a division by 100 would shrink
         silently); ``"raw"``: any score, unchecked.
+    whole : bool, default True
+        Whether ``scores`` are all of a table's; False for a part of one (two learners'),
+        whose percentages may all lie in [0, 1] (error rates below 1%): only their range
+        is checked.
 
     Raises
     ------
     ValueError
-        If a score lies outside the range of ``scale``, or, for ``"percent"``, all of them
-        lie in [0, 1].
+        If a score lies outside the range of ``scale``, or, for ``"percent"`` and ``whole``,
+        all of them lie in [0, 1].
     """
     if scale == "raw":
         return
@@ -367,7 +371,7 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
             "pass scale='percent' for percentages, or scale='raw' for a score that is not "
             "an accuracy (AUC, F1, RMSE, log-loss, ...)"
         )
-    if scale == "percent" and np.all(scores <= 1):
+    if whole and scale == "percent" and np.all(scores <= 1):
         raise ValueError(
             f"{name} holds only values in [0, 1] although scale='percent'; these look like "
             "fractions (scale='fraction')"

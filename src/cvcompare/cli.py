@@ -88,7 +88,6 @@ from cvcompare.report.analysis import (
     holm_floor,
     pair_means,
     run_test,
-    score_sizes,
 )
 from cvcompare.report.sentences import (
     DIRICHLET_MASS,
@@ -223,9 +222,8 @@ def _pair(table: pd.DataFrame, a: str, b: str, args: argparse.Namespace):
         raise _ArgumentError(f"FILE: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _settings(args: argparse.Namespace, sizes: dict[str, float]) -> Settings:
-    """The library's settings of a comparison from the command line's options and the
-    largest magnitude of each data set's scores (:func:`cvcompare.report.analysis.score_sizes`)."""
+def _settings(args: argparse.Namespace) -> Settings:
+    """The library's settings of a comparison from the command line's options."""
     return Settings(
         rho=args.rho,
         rope=args.rope,
@@ -234,7 +232,6 @@ def _settings(args: argparse.Namespace, sizes: dict[str, float]) -> Settings:
         seed=args.seed,
         n_samples=args.n_samples,
         scale=difference_scale(args.scale),  # the readers return fractions
-        score_sizes=sizes,
         higher_is_better=args.higher_is_better,
         zero_method=args.zero_method,
     )
@@ -503,7 +500,6 @@ def _compare(args: argparse.Namespace) -> list[Row]:
     tests = _tests_for(tests, table["dataset"].nunique())
     _check_settings(args, tests)
     args.rho_given, args.rho_note = args.rho is not None, ""
-    sizes = score_sizes(table, args.scale)
     rows: list[Row] = []
     means: list[np.ndarray] = []  # of each pair, for the notes on the rank tests
     noisy_pairs: list[str] = []  # the hierarchical fits' data sets given noise, by pair
@@ -514,11 +510,11 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         for a, b in pairs:
             x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
-            means.append(pair_means(x, datasets, _settings(args, sizes)))
+            means.append(pair_means(table, a, b, x, datasets, difference_scale(args.scale)))
             for test in tests:
                 # one seed sequence per comparison: results do not depend on the other pairs
                 with warnings.catch_warnings(record=True) as caught:
-                    res = run_test(test, x, means[-1], _settings(args, sizes), a, b)
+                    res = run_test(test, x, means[-1], _settings(args), a, b)
                 for caught_warning in caught:  # e.g. a fit that failed its diagnostics
                     _warning_line(
                         f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"

@@ -47,6 +47,7 @@ __all__ = [
     "check_learner",
     "learners",
     "fold_differences",
+    "pair_score_sizes",
     "header_separator",
     "mean_differences",
     "mean_score_matrix",
@@ -83,7 +84,8 @@ def read_accuracies(
     as_fraction : bool, default True
         By default accuracies are divided by 100, to the fractions that the tests of
         :mod:`cvcompare.stats` take; false returns them in percent, as in the file (exact
-        decimal ties, e.g. for ranking).
+        decimal ties, e.g. for ranking), which :func:`fold_differences` then takes with
+        ``scale="percent"``.
 
     Returns
     -------
@@ -294,7 +296,7 @@ def _header_hint(columns: Sequence[object]) -> str:
         if spaced:
             return (
                 f" (the names {spaced} have spaces around them: write the header and the rows "
-                "without spaces after the commas)"
+                "without spaces around the commas)"
             )
         return " (the column names must be written in lower case)"
     return (
@@ -578,7 +580,12 @@ def fold_differences(
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     pair = table[table["learner"].isin([a, b])]
-    check_score_scale(pair["score"].to_numpy(float), "table: column 'score'", scale)
+    check_score_scale(
+        pair["score"].to_numpy(float),
+        f"table: column 'score' of {a!r} and {b!r}",
+        scale,
+        whole=False,
+    )
     paired = pair.set_index(["learner", "dataset", "fold"])["score"].unstack("learner")
     if paired.isna().any().any():
         gaps = paired[paired.isna().any(axis=1)]
@@ -605,16 +612,35 @@ def fold_differences(
             "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
-    size = _score_sizes(paired.stack()).reindex(datasets).to_numpy(float)
-    x = constant_within_rounding(x, size) / (100.0 if scale == "percent" else 1.0)
+    x = constant_within_rounding(x, pair_score_sizes(table, a, b, datasets))
+    x = x / (100.0 if scale == "percent" else 1.0)
     return (x if higher_is_better else -x), datasets
 
 
-def _score_sizes(scores: pd.Series) -> pd.Series:
-    """The largest magnitude of each data set's scores (``scores`` indexed by ``dataset``):
-    the ``s`` of its rounding tolerance (:func:`rounding_tolerance`), which is relative to
-    the scores' size, as the rounding of floating point is."""
-    return scores.abs().groupby(level="dataset", sort=False).max()
+def pair_score_sizes(table: pd.DataFrame, a: str, b: str, datasets: Sequence[str]) -> np.ndarray:
+    """The largest magnitude of the two learners' scores on each data set.
+
+    The ``s`` of the rounding tolerance of their differences (:func:`rounding_tolerance`),
+    which is relative to the scores' size, as the rounding of floating point is; the scores
+    of other learners do not enter it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A tidy table from :func:`read_accuracies` or :func:`read_csv_scores`.
+    a, b : str
+        The two learners.
+    datasets : sequence of str
+        The data sets, in the order of the sizes returned (e.g. from
+        :func:`fold_differences`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(datasets),)
+        In the unit of the table's scores.
+    """
+    pair = table[table["learner"].isin([a, b])]
+    return pair["score"].abs().groupby(pair["dataset"]).max().reindex(datasets).to_numpy(float)
 
 
 def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> np.ndarray:
@@ -702,7 +728,8 @@ def mean_score_matrix(
         (:func:`math.fsum`), so learners whose fold scores have equal exact totals tie; and
         means of a data set within the rounding tolerance of :func:`mean_differences`
         (``4 (n + 2) eps s``, ``n`` the data set's number of folds, ``s`` the largest
-        magnitude of its scores) of the smallest of their group are set equal to
+        magnitude of the learner's scores on it) of the smallest of their group (the
+        smaller of the two tolerances, :func:`mean_differences`) are set equal to
         it, so that accuracies with equal totals of correct predictions over different folds
         (``153/200`` as ``0.765`` and as ``0.7649999999999999``) tie.
     datasets, learners : list of str
@@ -750,11 +777,12 @@ def mean_score_matrix(
             f"{dataset!r}, which other learners have; the folds must be paired"
         )
     values = means.to_numpy(dtype=float)
-    # each data set's rounding tolerance, from its own folds and scores: a data set of small
-    # scores (an RMSE of 1e-3) keeps differences that one of large scores would not resolve
-    size = _score_sizes(table.set_index("dataset")["score"])
-    n = table.groupby("dataset", sort=False)["fold"].nunique()
-    tolerance = rounding_tolerance(n, size).reindex(datasets).to_numpy()
+    # each mean's rounding tolerance, from its own folds and scores: a data set (or learner)
+    # of small scores (an RMSE of 1e-3) keeps differences that large scores would blur
+    size = table["score"].abs().groupby([table["dataset"], table["learner"]]).max()
+    size = size.unstack("learner").reindex(index=datasets, columns=names).to_numpy(float)
+    n = table.groupby("dataset", sort=False)["fold"].nunique().reindex(datasets).to_numpy()
+    tolerance = rounding_tolerance(n[:, None], size)
     tied = [_tie_close(row, tol) for row, tol in zip(values, tolerance, strict=True)]
     return np.array(tied), datasets, names
 
@@ -763,7 +791,8 @@ def _tie_close(values: np.ndarray, tolerance: float | np.ndarray) -> np.ndarray:
     """``values`` with those within ``tolerance`` (one, or one per value) of the smallest of
     their group set equal to it, so that they tie; a group starts wherever a value exceeds
     the group's smallest by more than the smaller of their two tolerances, so that no value
-    moves by more than its own."""
+    moves by more than its own. With tolerances that differ, whether two values tie can
+    depend on a third between them that starts a group of its own."""
     order = np.argsort(values, kind="stable")
     ranked = values[order]
     tolerance = np.broadcast_to(tolerance, values.shape)[order]

@@ -134,7 +134,8 @@ def targets_markdown(specs: Sequence[ExperimentSpec]) -> str:
             lines += ["", f"{stated.capitalize()} numbers compared:", ""]
             for claim in spec.paper_numbers:
                 note = f" ({claim['note']})" if claim.get("note") else ""
-                lines.append(f"- {claim['claim']}. {stated.capitalize()}: {claim['paper']}{note}.")
+                claimed = claim["claim"].rstrip(".")
+                lines.append(f"- {claimed}. {stated.capitalize()}: {claim['paper']}{note}.")
     return "\n".join(lines) + "\n"
 
 

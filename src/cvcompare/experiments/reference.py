@@ -46,7 +46,7 @@ def _exists(name: str) -> bool:
     for path, attr in ((name, None), (owner, attribute)):
         try:
             found = importlib.import_module(path)
-        except ImportError:
+        except (ImportError, ValueError):  # no such module, or an empty name
             continue
         return attr is None or hasattr(found, attr)
     return False

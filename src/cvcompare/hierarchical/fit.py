@@ -20,6 +20,7 @@ from cvcompare._validation import (
     check_rho,
     check_scale,
     check_scaled_rope,
+    without_rounding_noise,
 )
 from cvcompare.seeding import RngLike, as_generator
 
@@ -160,7 +161,8 @@ def fit_hierarchical(
     arr = check_array(x, "x", ndim=2, min_size=2, axis_names=("data sets", "folds"))
     if arr.shape[0] < 2:
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
-    arr = check_scale(arr, "x", scale=scale)
+    # a data set whose differences agree within rounding is constant (given the rope's noise)
+    arr = without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
     rope = check_scaled_rope(rope, scale)
     rho = check_rho(rho)
     if nu_prior not in NU_PRIORS:

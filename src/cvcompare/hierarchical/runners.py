@@ -115,7 +115,8 @@ RUNNERS = ("auto", "native", "pystan", "cmdstanpy")
 #: The error raised when no runner can be used because Stan's Python packages are missing
 #: (they are the optional ``stan`` extra of the package).
 STAN_MISSING = (
-    "the hierarchical model needs Stan, which is not installed: pip install 'cvcompare[stan]'"
+    "the hierarchical model needs Stan, which is not installed: pip install '.[stan]' in "
+    "cvcompare's repository (PyStan and cmdstanpy)"
 )
 
 #: Logger of the runners' warnings (Stan's messages during a fit).

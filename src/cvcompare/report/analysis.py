@@ -46,6 +46,7 @@ from cvcompare.io import (
     fold_differences,
     mean_differences,
     mean_score_matrix,
+    pair_score_sizes,
     select_learners,
 )
 from cvcompare.seeding import replication_seed_sequence
@@ -85,7 +86,6 @@ __all__ = [
     "correlated_t_tallies",
     "difference_scale",
     "holm_floor",
-    "score_sizes",
     "pair_means",
     "run_test",
     "seed_key",
@@ -152,10 +152,6 @@ class Settings:
         Prior of the hierarchical model's degrees of freedom.
     version : str
         Version of cvcompare.
-    score_sizes : dict of str to float
-        The largest magnitude of each data set's scores (none for accuracies: 1 for every
-        data set), which sets the rounding tolerance of its mean difference
-        (:func:`cvcompare.io.mean_differences`).
     zero_method : {"drop", "split"}
         What the Wilcoxon signed-rank and sign tests do with data sets without a difference:
         leave them out (as scipy and R do), or split them between the two learners, as
@@ -186,7 +182,6 @@ class Settings:
     correlated_t_prior: str = "matching (Corani & Benavoli 2015, Corollary 1)"
     nu_prior: str = "hyper"
     version: str = __version__
-    score_sizes: dict[str, float] = field(default_factory=dict)
     zero_method: str = "drop"
 
 
@@ -422,20 +417,40 @@ class ComparisonResults:
         )
 
 
-def score_sizes(table: pd.DataFrame, scale: str) -> dict[str, float]:
-    """The largest magnitude of each data set's scores read on ``scale``, as
-    :class:`Settings` takes them: none for accuracies (fractions, or percentages the tests
-    take as fractions), whose size is 1."""
+def pair_means(
+    table: pd.DataFrame,
+    first: str,
+    second: str,
+    x: np.ndarray,
+    datasets: Sequence[str],
+    scale: str,
+) -> np.ndarray:
+    """The mean differences of a pair (:func:`cvcompare.io.mean_differences`), rounding noise
+    removed for the size of the two learners' scores on each data set.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table the fold differences ``x`` of ``first - second`` on ``datasets`` come
+        from (:func:`cvcompare.io.fold_differences`).
+    first, second : str
+        The pair.
+    x : numpy.ndarray, shape (q, n_folds)
+        Its fold differences.
+    datasets : sequence of str
+        The data sets of the rows of ``x``.
+    scale : {"fraction", "percent", "raw"}
+        The scale of the table's scores: the differences of accuracies are fractions of
+        scores of size at most 1; those of raw scores have the size of the pair's scores
+        on each data set (:func:`cvcompare.io.pair_score_sizes`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (q,)
+    """
     if scale != "raw":
-        return {}
-    return table["score"].abs().groupby(table["dataset"], sort=False).max().to_dict()
-
-
-def pair_means(x: np.ndarray, datasets: Sequence[str], settings: Settings) -> np.ndarray:
-    """The mean differences of a pair (:func:`cvcompare.io.mean_differences`), rounding
-    noise removed for the size of each data set's scores (:attr:`Settings.score_sizes`)."""
-    sizes = np.array([settings.score_sizes.get(d, 1.0) for d in datasets])
-    return mean_differences(x, score_size=sizes)
+        return mean_differences(x)
+    return mean_differences(x, score_size=pair_score_sizes(table, first, second, datasets))
 
 
 def difference_scale(scale: str) -> str:
@@ -556,7 +571,7 @@ def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settin
     x, datasets = fold_differences(
         table, first, second, higher_is_better=settings.higher_is_better, scale=settings.scale
     )
-    means = pair_means(x, datasets, settings)
+    means = pair_means(table, first, second, x, datasets, settings.scale)
     ttests = run_test("correlated-t", x, means, settings, first, second)
     if len(datasets) < 2:
         return PairResult(first, second, datasets, x, means, ttests)
@@ -693,7 +708,6 @@ def compare_learners(
         seed=check_int(seed, "seed", minimum=0),
         n_samples=check_int(n_samples, "n_samples", minimum=1),
         scale=scale,
-        score_sizes=score_sizes(sub, scale),
         higher_is_better=higher_is_better,
         hierarchical=hierarchical,
         rho_assumed=rho is None,
