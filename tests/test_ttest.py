@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
 from cvcompare.stats._results import BayesianDecisionMixin
+from cvcompare.stats.poisson_binomial import poisson_binomial_test
 from cvcompare.stats.ttest import (
     NormalGammaPrior,
     bayesian_correlated_ttest,
@@ -296,6 +297,19 @@ def test_differences_constant_within_rounding_are_taken_as_constant():
     # a spread of one part in 1e15 of the differences' size is no rounding of them: kept
     real = np.full(10, 0.01) + np.arange(10) * 1e-14
     assert not bayesian_correlated_ttest(real, rho=0.1).is_point_mass
+
+
+@pytest.mark.parametrize("unit", [1.0, 1e-15, 1e15])
+def test_a_point_mass_of_raw_scores_does_not_depend_on_their_unit(unit):
+    # constant differences of raw scores 0.3 units right of 0, the rope's end at 0.25 units:
+    # right whatever the unit; the tolerance at the point was 12 eps in absolute terms,
+    # which put a point of 3e-16 on a rope's end of 2.5e-16 (1/2 each side)
+    x = np.full(10, 0.3 * unit)
+    post = bayesian_correlated_ttest(x, rho=0.1, rope=(-0.25 * unit, 0.25 * unit), scale="raw")
+    assert post.probs() == (0.0, 0.0, 1.0) and post.p_positive == 1.0
+    assert post.cdf(0.3 * unit) == 0.5 and post.cdf(0.29 * unit) == 0.0
+    rows = np.vstack([x, -x, x])
+    assert list(poisson_binomial_test(rows, rho=0.1, scale="raw").p_datasets) == [1, 0, 1]
 
 
 def test_percent_scale_is_equivalent():

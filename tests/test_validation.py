@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
+from cvcompare.hierarchical import fit_hierarchical
+from cvcompare.stats import bayesian_correlated_ttest, bayesian_sign_test, bayesian_signed_rank
 
 
 def test_check_array_reports_nan_position():
@@ -334,3 +336,20 @@ def test_zero_d_arrays_and_numpy_scalars_of_real_numbers_are_accepted():
     for good, expected in ((np.array(0.5), 0.5), (np.float64(0.5), 0.5), (np.int64(3), 3.0)):
         assert check_real(good, "x") == expected
     assert check_real(np.array(0.5, dtype=object), "x") == 0.5
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: bayesian_correlated_ttest(x[0], rho=0.1, scale="raw"),
+        lambda x: bayesian_signed_rank(x.mean(axis=1), scale="raw", rng=1),
+        lambda x: bayesian_sign_test(x.mean(axis=1), scale="raw", rng=1),
+        lambda x: fit_hierarchical(x, rho=0.1, scale="raw", seed=1),
+    ],
+    ids=["correlated-t", "signed-rank", "sign", "hierarchical"],
+)
+def test_raw_scores_need_a_rope_in_their_unit(call):
+    # the default rope, one point of accuracy, means nothing for squared errors of 1e10
+    x = np.random.default_rng(3).normal(1e10, 1e8, (6, 10))
+    with pytest.raises(ValueError, match=r"^rope: scale='raw' needs a rope in the score's unit"):
+        call(x)

@@ -38,6 +38,9 @@ __all__ = [
 #: when none is given and the number of folds fits that design.
 DEFAULT_RHO = 0.1
 
+#: The region of practical equivalence of accuracies when none is given: one point.
+DEFAULT_ROPE = (-0.01, 0.01)
+
 
 def rounding_tolerance(n: Any, size: Any) -> Any:
     """The bound ``4 (n + 2) eps s`` on the rounding error of a mean of ``n`` values (or
@@ -741,7 +744,8 @@ def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[flo
     rope : object
         An interval ``(low, high)`` with ``low <= 0 <= high``: in the unit of the scores
         when ``scale="raw"`` (:func:`check_rope`); otherwise on the fraction scale of
-        accuracies (:func:`check_fraction_rope`), also for percentages.
+        accuracies (:func:`check_fraction_rope`), also for percentages. None for the
+        default, one point of accuracy, ``(-0.01, 0.01)``, which raw scores have not.
     scale : {"fraction", "percent", "raw"}
         The scale of the differences the rope is for; any value other than ``"raw"`` is
         taken as an accuracy scale.
@@ -756,6 +760,14 @@ def check_scaled_rope(rope: object, scale: str, name: str = "rope") -> tuple[flo
     Raises
     ------
     ValueError
-        As :func:`check_rope` or :func:`check_fraction_rope`.
+        As :func:`check_rope` or :func:`check_fraction_rope`, or if ``rope`` is None for
+        ``scale="raw"``.
     """
+    if rope is None:
+        if scale == "raw":
+            raise ValueError(
+                f"{name}: scale='raw' needs a rope in the score's unit (the default, "
+                "(-0.01, 0.01), is one point of accuracy)"
+            )
+        rope = DEFAULT_ROPE
     return check_rope(rope, name) if scale == "raw" else check_fraction_rope(rope, name)

@@ -39,7 +39,7 @@ def fit_hierarchical(
     x: object,
     *,
     rho: float,
-    rope: tuple[float, float] = (-0.01, 0.01),
+    rope: tuple[float, float] | None = None,
     nu_prior: Literal["hyper", "gamma"] = "hyper",
     top_level: Literal["student", "gaussian"] = "student",
     runner: Literal["auto", "native", "pystan", "cmdstanpy"] = "auto",
@@ -83,9 +83,10 @@ def fit_hierarchical(
     rho : float
         Correlation between fold differences, in [0, 1); ``1 / folds`` is the usual
         heuristic (Nadeau & Bengio 2003).
-    rope : tuple of float
-        Region of practical equivalence, as fractions for ``"fraction"`` and ``"percent"``,
-        in the score's unit for ``"raw"``.
+    rope : tuple of float, optional
+        Region of practical equivalence, as fractions for ``"fraction"`` and ``"percent"``
+        (by default ``(-0.01, 0.01)``, one point of accuracy), in the score's unit for
+        ``"raw"``, where it must be given.
     nu_prior : {"hyper", "gamma"}
         ``"hyper"``: ``nu - 1 ~ Gamma(alpha, beta)`` with uniform ``alpha, beta`` (Sec. 3);
         ``"gamma"``: ``nu - 1 ~ Gamma(2, 0.1)`` (Table 5). Not used with a Gaussian top

@@ -239,7 +239,7 @@ def poisson_binomial_test(
     # checked whatever the method, so that a bad value is never ignored silently
     n_samples = check_int(n_samples, "n_samples", minimum=1)
     gen = None if rng is None else as_generator(rng)
-    p_datasets = prob_positive_matching(arr, rho_arr)
+    p_datasets = prob_positive_matching(arr, rho_arr, raw=scale == "raw")
     if method == "exact":
         pmf = poisson_binomial_pmf(p_datasets)
         used_samples = None

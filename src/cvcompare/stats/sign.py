@@ -288,7 +288,7 @@ class SignPosterior(BayesianDecisionMixin):
 def bayesian_sign_test(
     x: object,
     *,
-    rope: tuple[float, float] = (-0.01, 0.01),
+    rope: tuple[float, float] | None = None,
     prior_strength: float = 1.0,
     prior_place: Literal["left", "rope", "right"] = "rope",
     n_samples: int = 50_000,
@@ -301,10 +301,11 @@ def bayesian_sign_test(
     ----------
     x : array_like, shape (q,)
         Mean difference of the scores (first learner minus second) on each data set.
-    rope : tuple of float
+    rope : tuple of float, optional
         ``(low, high)`` with ``low <= 0 <= high``. A difference below ``low`` counts left,
         above ``high`` right, anything else (ends included) inside. On the fraction scale
-        (also with ``scale="percent"``), or in the unit of ``x`` when ``scale="raw"``.
+        (also with ``scale="percent"``; by default ``(-0.01, 0.01)``), or in the unit of
+        ``x`` when ``scale="raw"``, where it must be given.
     prior_strength : float
         Number of pseudo-observations of the prior (baycomp: 1); with the data sets of its
         region at most ``MAX_CONCENTRATION`` (1e4), the largest Dirichlet parameter whose

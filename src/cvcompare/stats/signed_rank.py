@@ -780,7 +780,7 @@ class SignedRankPosterior(BayesianDecisionMixin):
 def bayesian_signed_rank(
     x: object,
     *,
-    rope: tuple[float, float] = (-0.01, 0.01),
+    rope: tuple[float, float] | None = None,
     prior_strength: float = 0.5,
     n_samples: int = 50_000,
     rng: RngLike,
@@ -807,11 +807,11 @@ def bayesian_signed_rank(
     ----------
     x : array_like, shape (q,)
         Mean difference of the scores (first learner minus second) on each data set.
-    rope : tuple of float
+    rope : tuple of float, optional
         ``(low, high)`` with ``low <= 0 <= high``, on the fraction scale (also when
-        ``scale="percent"``; ends of magnitude 1 or more are refused as percentages), or in
-        the unit of ``x`` when ``scale="raw"``. ``(0, 0)`` gives no rope
-        (``theta_rope = 0``).
+        ``scale="percent"``; by default ``(-0.01, 0.01)``; ends of magnitude 1 or more are
+        refused as percentages), or in the unit of ``x`` when ``scale="raw"``, where it
+        must be given. ``(0, 0)`` gives no rope (``theta_rope = 0``).
     prior_strength : float
         Weight ``s`` of the pseudo-observation at zero. The default 0.5 is baycomp's
         ``SignedRankTest``; the authors' tutorial code (BayesianTestsML) uses 0.6.

@@ -91,7 +91,7 @@ def _t_cdf(z, df) -> np.ndarray:
     return np.where(np.asarray(df) == 1, cauchy, stats.t.cdf(z, df))
 
 
-def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
+def _t_tail(c: float, df, loc, scale, *, upper: bool, raw: bool = False) -> np.ndarray:
     """``P(mu <= c)`` (or ``P(mu > c)`` if ``upper``) for ``mu ~ St(df, loc, scale)``.
 
     Where ``scale == 0`` the Student t is replaced by its limit as the scale shrinks to
@@ -100,8 +100,10 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
     difference of scores (:func:`cvcompare._validation.rounding_tolerance`, ``12 eps`` for
     accuracies) of ``loc`` counts as ``loc``: constant fold differences of one point read
     as ``0.80 - 0.81`` or ``0.81 - 0.82`` lie just outside or inside a rope's end 0.01, and
-    both get the limit 1/2 there, not 0 or 1 by their last bits. Upper tails are computed
-    by symmetry as ``cdf(-z)``, not as ``1 - cdf(z)``.
+    both get the limit 1/2 there, not 0 or 1 by their last bits. For ``raw`` scores, whose
+    size is not known here, the tolerance is relative to the larger of ``|loc|`` and ``|c|``
+    (scores of 1e-15 differ by rounding far below ``12 eps``). Upper tails are computed by
+    symmetry as ``cdf(-z)``, not as ``1 - cdf(z)``.
     """
     scale = np.asarray(scale, dtype=float)
     loc = np.asarray(loc, dtype=float)
@@ -109,8 +111,10 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool) -> np.ndarray:
     z = (c - loc) / np.where(degenerate, 1.0, scale)
     sign = -1.0 if upper else 1.0
     t_tail = _t_cdf(-z, df) if upper else _t_cdf(z, df)
-    # on the point: within the rounding of one difference of scores of magnitude 1 (or |loc|)
-    on_point = np.abs(c - loc) <= rounding_tolerance(1, np.maximum(1.0, np.abs(loc)))
+    # on the point: within the rounding of one difference of scores of magnitude 1 (or |loc|;
+    # raw scores: that of the point and c)
+    size = np.maximum(np.abs(loc), abs(c)) if raw else np.maximum(1.0, np.abs(loc))
+    on_point = np.abs(c - loc) <= rounding_tolerance(1, size)
     side = np.where(on_point, 0.0, np.sign(c - loc))
     return np.where(degenerate, 0.5 * (1.0 + sign * side), t_tail)
 
@@ -348,7 +352,9 @@ def _normal_gamma_posterior(
     return np.full(np.shape(mean), 2.0 * a_n), np.asarray(loc, dtype=float), scale
 
 
-def prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray:
+def prob_positive_matching(
+    x: np.ndarray, rho: float | np.ndarray, *, raw: bool = False
+) -> np.ndarray:
     """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9).
 
     Parameters
@@ -357,6 +363,9 @@ def prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray
         Fold differences of ``q`` data sets, as fractions, already checked.
     rho : float or numpy.ndarray of shape (q,)
         The correlation, one for all data sets or one per data set.
+    raw : bool, default False
+        Whether ``x`` holds differences of raw scores (not accuracies), for the rounding
+        tolerance of a constant data set's point mass at 0 (:func:`_t_tail`).
 
     Returns
     -------
@@ -365,7 +374,7 @@ def prob_positive_matching(x: np.ndarray, rho: float | np.ndarray) -> np.ndarray
         is ``1 - p`` of the one-sided correlated t-test (Corani & Benavoli 2015, Eq. 9).
     """
     df, loc, scale = _normal_gamma_posterior(x, rho, MATCHING_PRIOR)
-    return _t_tail(0.0, df, loc, scale, upper=True)
+    return _t_tail(0.0, df, loc, scale, upper=True, raw=raw)
 
 
 @dataclass(frozen=True)
@@ -395,6 +404,9 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         The correlation used.
     prior : NormalGammaPrior
         The prior used.
+    raw : bool
+        Whether the differences are of raw scores (``scale="raw"``), whose rounding
+        tolerance at a point mass is relative to the point (:func:`_t_tail`).
     """
 
     df: float
@@ -408,6 +420,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     n: int
     rho: float
     prior: NormalGammaPrior = field(repr=False)
+    raw: bool = field(default=False, repr=False)
 
     @property
     def is_point_mass(self) -> bool:
@@ -454,7 +467,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         value = check_real(value, "value")
         if math.isnan(value):
             raise ValueError("value: expected a real number (inf allowed), got nan")
-        return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False))
+        return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False, raw=self.raw))
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
         """Draw ``n_samples`` values of the mean difference from the posterior.
@@ -488,7 +501,7 @@ def bayesian_correlated_ttest(
     x: object,
     *,
     rho: float,
-    rope: tuple[float, float] = (-0.01, 0.01),
+    rope: tuple[float, float] | None = None,
     prior: Literal["matching"] | NormalGammaPrior = "matching",
     scale: str = "fraction",
 ) -> CorrelatedTPosterior:
@@ -506,11 +519,11 @@ def bayesian_correlated_ttest(
         folds; at least two.
     rho : float
         Correlation heuristic ``n_test / n_total``, in [0, 1).
-    rope : tuple of float
+    rope : tuple of float, optional
         Region of practical equivalence ``(low, high)`` with ``low <= 0 <= high``, on the
-        fraction scale for accuracies (``(-0.01, 0.01)`` is one accuracy point; ends of
-        magnitude 1 or more are refused as percentages), in the score's unit when
-        ``scale="raw"``.
+        fraction scale for accuracies (by default ``(-0.01, 0.01)``, one accuracy point;
+        ends of magnitude 1 or more are refused as percentages), in the score's unit when
+        ``scale="raw"``, where it must be given.
     prior : "matching" or NormalGammaPrior
         ``"matching"`` (the default) is ``NormalGammaPrior(0, inf, -1/2, 0)``.
     scale : {"fraction", "percent", "raw"}
@@ -549,9 +562,10 @@ def bayesian_correlated_ttest(
     elif not isinstance(prior, NormalGammaPrior):
         raise TypeError(f"prior: expected 'matching' or a NormalGammaPrior, got {prior!r}")
     df, loc, t_scale = (float(v) for v in _normal_gamma_posterior(arr, rho, prior))
-    p_left = float(_t_tail(low, df, loc, t_scale, upper=False))
-    p_right = float(_t_tail(high, df, loc, t_scale, upper=True))
-    p_rope = max(0.0, float(_t_tail(high, df, loc, t_scale, upper=False)) - p_left)
+    raw = scale == "raw"
+    p_left = float(_t_tail(low, df, loc, t_scale, upper=False, raw=raw))
+    p_right = float(_t_tail(high, df, loc, t_scale, upper=True, raw=raw))
+    p_rope = max(0.0, float(_t_tail(high, df, loc, t_scale, upper=False, raw=raw)) - p_left)
     return CorrelatedTPosterior(
         df=df,
         loc=loc,
@@ -560,8 +574,9 @@ def bayesian_correlated_ttest(
         p_left=p_left,
         p_rope=p_rope,
         p_right=p_right,
-        p_positive=float(_t_tail(0.0, df, loc, t_scale, upper=True)),
+        p_positive=float(_t_tail(0.0, df, loc, t_scale, upper=True, raw=raw)),
         n=arr.size,
         rho=rho,
         prior=prior,
+        raw=raw,
     )
