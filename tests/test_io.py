@@ -134,6 +134,14 @@ def test_a_pair_of_percentages_below_one_is_taken_as_percent(tmp_path):
         fold_differences(table, "weak", "a")
 
 
+def test_equal_losses_differ_by_zero_not_minus_zero(tmp_path):
+    # two learners with the same losses: -(0.0) is -0.0, which printed as "-0" in the
+    # command line's and the report's means
+    rows = [(learner, "d", f, 0.1 * f) for f in range(4) for learner in ("a", "b")]
+    x, _ = fold_differences(read_csv_scores(_csv(tmp_path, rows)), "a", "b", higher_is_better=False)
+    assert np.all(x == 0) and not np.any(np.signbit(x))
+
+
 def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):
     # a file saved as "UTF-8 with BOM" (Windows editors): U+FEFF is no part of 'a'
     path = tmp_path / "bom.txt"

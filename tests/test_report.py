@@ -540,7 +540,7 @@ def test_scores_off_the_stated_scale_and_bad_options_are_refused(tmp_path):
         ({"hierarchical": "no"}, TypeError, "hierarchical: expected True or False"),
         ({"learners": "rs"}, TypeError, "learners: expected a sequence of learner names"),
         # one point of accuracy means nothing in a raw score's unit: the rope must be given
-        ({"scale": "raw"}, ValueError, "^rope: give the region of practical equivalence in"),
+        ({"scale": "raw"}, ValueError, "^rope: scale='raw' needs a rope in the score's unit"),
     ]
     for kwargs, error, match in bad:
         with pytest.raises(error, match=match):

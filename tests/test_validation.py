@@ -8,6 +8,7 @@ import pytest
 
 from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
 from cvcompare.hierarchical import fit_hierarchical
+from cvcompare.report import compare_learners
 from cvcompare.stats import bayesian_correlated_ttest, bayesian_sign_test, bayesian_signed_rank
 
 
@@ -345,11 +346,23 @@ def test_zero_d_arrays_and_numpy_scalars_of_real_numbers_are_accepted():
         lambda x: bayesian_signed_rank(x.mean(axis=1), scale="raw", rng=1),
         lambda x: bayesian_sign_test(x.mean(axis=1), scale="raw", rng=1),
         lambda x: fit_hierarchical(x, rho=0.1, scale="raw", seed=1),
+        lambda x: compare_learners(_table_of(x), scale="raw", hierarchical=False),
     ],
-    ids=["correlated-t", "signed-rank", "sign", "hierarchical"],
+    ids=["correlated-t", "signed-rank", "sign", "hierarchical", "compare_learners"],
 )
 def test_raw_scores_need_a_rope_in_their_unit(call):
     # the default rope, one point of accuracy, means nothing for squared errors of 1e10
     x = np.random.default_rng(3).normal(1e10, 1e8, (6, 10))
     with pytest.raises(ValueError, match=r"^rope: scale='raw' needs a rope in the score's unit"):
         call(x)
+
+
+def _table_of(x: np.ndarray) -> pd.DataFrame:
+    """A tidy table of two learners whose fold differences are ``x`` (data sets x folds)."""
+    rows = [
+        (learner, f"d{d}", f, score)
+        for d, row in enumerate(x)
+        for f, value in enumerate(row)
+        for learner, score in (("a", value), ("b", 0.0))
+    ]
+    return pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])

@@ -702,7 +702,7 @@ def compare_learners(
         )
     settings = Settings(
         rho=check_rho(rho, x.shape[1]),
-        rope=check_scaled_rope(_rope_for(rope, scale), scale),
+        rope=check_scaled_rope(rope, scale),
         alpha=check_test_size(alpha),
         threshold=check_two_sided_threshold(threshold),
         seed=check_int(seed, "seed", minimum=0),
@@ -742,19 +742,6 @@ def compare_learners(
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
     )
-
-
-def _rope_for(rope: tuple[float, float] | None, scale: str) -> tuple[float, float]:
-    """The rope given, or one point of accuracy where none is; refused for raw scores, whose
-    unit the default means nothing in."""
-    if rope is not None:
-        return rope
-    if scale == "raw":
-        raise ValueError(
-            "rope: give the region of practical equivalence in the scores' unit with "
-            "scale='raw'; the default, (-0.01, 0.01), is one point of accuracy as a fraction"
-        )
-    return (-0.01, 0.01)
 
 
 def _fit_hierarchical(
