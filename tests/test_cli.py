@@ -1118,3 +1118,30 @@ def test_compare_names_the_data_sets_the_hierarchical_model_gave_noise(capsys, t
         "drawn from the rope, as in the authors' code, so these fits depend on the rope "
         "(compare with another --rope): a vs b: d2, d5\n"
     ) in err
+
+
+def test_raw_scores_of_very_different_sizes_get_a_note(capsys, small_csv, tmp_path):
+    # RMSEs of house prices (about 3e4) beside RMSEs of about 1e-3: the signed-rank test
+    # ranks their differences together, and one rope serves them all
+    table = pd.read_csv(small_csv)
+    mixed = table.assign(score=table["score"] * np.where(table["dataset"] < "d2", 3e4, 1e-3))
+    path = tmp_path / "rmse.csv"
+    mixed.to_csv(path, index=False)
+    common = ["compare", str(path), "--a", "rf", "--b", "svm", "--scale", "raw"]
+    code, _, err = _run(capsys, *common, "--test", "signed-rank")
+    assert code == 0
+    assert "cvcompare: note: The data sets' scores differ in size (" in err
+    assert "times larger" in err and "one rope" not in err
+    code, _, err = _run(capsys, *common, "--test", "bayes-sign", "--rope", "0.001")
+    assert code == 0 and "one rope (0.001) serves them all" in err
+    # the per-data-set tests do not depend on the sizes: no note
+    code, _, err = _run(capsys, *common, "--test", "correlated-t", "--rope", "0.001")
+    assert code == 0 and "differ in size" not in err
+    # nor do scores of one size
+    same = tmp_path / "same.csv"
+    table.assign(score=table["score"] * 3e4).to_csv(same, index=False)
+    code, _, err = _run(
+        capsys, "compare", str(same), "--a", "rf", "--b", "svm", "--scale", "raw",
+        "--test", "signed-rank",
+    )  # fmt: skip
+    assert code == 0 and "differ in size" not in err

@@ -1283,3 +1283,19 @@ def test_results_as_a_table_of_every_test_on_every_pair(small):
     # a short repr: the learners and pairs, not every array of every result
     text = repr(results)
     assert text.startswith("ComparisonResults(learners=['rf', 'svm', 'knn']") and len(text) < 400
+
+
+def test_a_report_of_raw_scores_of_very_different_sizes_says_so():
+    table = _table(seed=5)
+    mixed = table.assign(score=table["score"] * np.where(table["dataset"] < "d2", 3e4, 1e-3))
+    options = {"hierarchical": False, "n_samples": N, "scale": "raw", "rope": (-1e-3, 1e-3)}
+    page = build_report(compare_learners(mixed, **options)).markdown
+    assert "The data sets' scores differ in size (" in page and "one rope (0.001)" in page
+    results = compare_learners(mixed, **options)
+    low, high = results.size_range
+    assert high / low > 1e7
+    # accuracies, or raw scores of one size: no such note
+    assert compare_learners(table, hierarchical=False, n_samples=N).size_range == ()
+    same = table.assign(score=table["score"] * 3e4)
+    plain = build_report(compare_learners(same, **options | {"rope": (-30, 30)})).markdown
+    assert "differ in size" not in plain

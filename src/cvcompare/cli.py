@@ -88,11 +88,13 @@ from cvcompare.report.analysis import (
     holm_floor,
     pair_means,
     run_test,
+    typical_size_range,
 )
 from cvcompare.report.sentences import (
     DIRICHLET_MASS,
     FEW_DATASETS,
     NOISE_FROM_ROPE,
+    scale_spread_note,
     smallest_p_clause,
 )
 from cvcompare.stats import (
@@ -455,6 +457,8 @@ def _tests_for(tests: Sequence[str], q: int) -> list[str]:
 _HOLM_TESTS = {"signed-rank": "wilcoxon", "sign": "sign"}
 #: The Bayesian tests whose posterior knows only the data sets observed (a Dirichlet process).
 _DIRICHLET_TESTS = ("bayes-signed-rank", "bayes-sign")
+#: The tests that weigh the data sets by the size of their differences (ranks, a rope).
+_SIZE_TESTS = {"signed-rank", "bayes-signed-rank", "bayes-sign", "idp-signed-rank", "hierarchical"}
 
 
 def _rank_test_notes(rows: list[Row], means: list[np.ndarray], args) -> list[str]:
@@ -538,6 +542,10 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         )
     for note in _rank_test_notes(rows, means, args):
         print(f"cvcompare: note: {note}", file=sys.stderr)
+    if args.scale == "raw" and _SIZE_TESTS.intersection(tests) and len(means[0]) >= 2:
+        rope = args.rope if _ROPE_TESTS.intersection(tests) else None
+        if note := scale_spread_note(*typical_size_range(table), rope):
+            print(f"cvcompare: note: {note}", file=sys.stderr)
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
 
 

@@ -87,6 +87,7 @@ __all__ = [
     "difference_scale",
     "holm_floor",
     "pair_means",
+    "typical_size_range",
     "run_test",
     "seed_key",
 ]
@@ -313,6 +314,9 @@ class ComparisonResults:
     mean_scores : tuple of float
         Each learner's score averaged over its folds and then over the data sets, in the
         order of ``learners`` and the scores' own unit.
+    size_range : tuple of float
+        For raw scores, the smallest and the largest typical size of a data set's scores
+        (:func:`typical_size_range`); empty for accuracies.
     """
 
     learners: list[str]
@@ -326,6 +330,7 @@ class ComparisonResults:
     source: str = ""
     reading: tuple[str, ...] = ()
     mean_scores: tuple[float, ...] = ()
+    size_range: tuple[float, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """Every test's result on every pair, one row per pair and test.
@@ -415,6 +420,13 @@ class ComparisonResults:
             f"n_folds={self.n_folds}, pairs=[{pairs}], friedman={friedman}, "
             f"source={self.source!r})"
         )
+
+
+def typical_size_range(table: pd.DataFrame) -> tuple[float, float]:
+    """The smallest and the largest typical size of a data set's scores: the median of
+    ``|score|`` over its learners and folds (:func:`.sentences.scale_spread_note`)."""
+    typical = table["score"].abs().groupby(table["dataset"]).median()
+    return float(typical.min()), float(typical.max())
 
 
 def pair_means(
@@ -741,6 +753,7 @@ def compare_learners(
         source=source,
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
+        size_range=typical_size_range(sub) if scale == "raw" else (),
     )
 
 

@@ -31,6 +31,7 @@ from .sentences import (
     no_rope,
     pair_lines,
     probability_text,
+    scale_spread_note,
     short_decision,
     smallest_p_clause,
 )
@@ -275,7 +276,10 @@ def _decisions(
             "the test favours (the larger rank sum, the more wins).",
         ),
     ]
-    blocks += [("p", note) for note in _out_of_reach(results) + _few_datasets(results)]
+    sizes, rope = results.size_range, results.settings.rope
+    spread = scale_spread_note(*sizes, rope) if sizes else ""
+    notes = [*_out_of_reach(results), *_few_datasets(results), *([spread] if spread else [])]
+    blocks += [("p", note) for note in notes]
     if len(results.learners) >= 3:
         blocks += _figure_blocks(heatmap_figures(results), figures)
     return blocks

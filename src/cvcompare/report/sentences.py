@@ -17,11 +17,13 @@ __all__ = [
     "DIRICHLET_MASS",
     "FEW_DATASETS",
     "NOISE_FROM_ROPE",
+    "SCALE_SPREAD",
     "bayes_sentence",
     "no_rope",
     "noisy_note",
     "pair_lines",
     "probability_text",
+    "scale_spread_note",
     "rope_half_width",
     "short_decision",
     "smallest_p_clause",
@@ -181,6 +183,41 @@ DIRICHLET_MASS = (
     "the prior's pseudo-observation at zero, and on no other, so it cannot doubt that "
     "further data sets would behave like these"
 )
+
+
+#: Above this ratio between the typical sizes of the data sets' raw scores, a note says
+#: that the tests across data sets weigh the data sets of large scores most (a rule of
+#: thumb, not a theorem).
+SCALE_SPREAD = 100.0
+
+
+def scale_spread_note(
+    smallest: float, largest: float, rope: tuple[float, float] | None = None
+) -> str:
+    """A note where the data sets' raw scores differ in size by more than
+    :data:`SCALE_SPREAD` (``smallest`` and ``largest`` typical sizes, e.g. the median
+    ``|score|`` of each data set), else nothing: the Wilcoxon signed-rank test ranks their
+    differences together and one ``rope`` (None where no test used one) serves them all,
+    while Demsar (2006, Sec. 3.1.3) asks for differences commensurable across data sets."""
+    if not largest > SCALE_SPREAD * smallest:
+        return ""
+    factor = f"{largest / smallest:.3g} times" if smallest > 0 else "infinitely"
+    roped = (
+        f", and one rope ({_rope_text(rope)}) serves them all in the Bayesian tests and the "
+        "hierarchical model"
+        if rope is not None
+        else ""
+    )
+    return (
+        f"The data sets' scores differ in size ({smallest:.3g} to {largest:.3g}, the median "
+        f"|score| of each): those of the largest are {factor} larger. The signed-rank "
+        f"tests (Wilcoxon's and the Bayesian ones) rank the differences of all data sets "
+        f"together{roped}, so the "
+        "data sets of large scores decide; differences relative to each data set's scores "
+        "(e.g. log-ratios of losses) would be commensurable (Demsar 2006, Sec. 3.1.3). The "
+        "correlated t-tests, the sign test and the Poisson-binomial test do not depend on "
+        "the sizes."
+    )
 
 
 def smallest_p_clause(n_pairs: int) -> str:
