@@ -196,7 +196,7 @@ def scale_spread_note(
 ) -> str:
     """A note where the data sets' raw scores differ in size by more than
     :data:`SCALE_SPREAD` (``smallest`` and ``largest`` typical sizes, e.g. the median
-    ``|score|`` of each data set), else nothing: the Wilcoxon signed-rank test ranks their
+    ``|score|`` of each data set), else nothing: the signed-rank tests rank their
     differences together and one ``rope`` (None where no test used one) serves them all,
     while Demsar (2006, Sec. 3.1.3) asks for differences commensurable across data sets."""
     if not largest > SCALE_SPREAD * smallest:
