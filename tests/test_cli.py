@@ -1145,3 +1145,14 @@ def test_raw_scores_of_very_different_sizes_get_a_note(capsys, small_csv, tmp_pa
         "--test", "signed-rank",
     )  # fmt: skip
     assert code == 0 and "differ in size" not in err
+
+
+def test_a_wide_rope_for_percentages_gets_a_note(capsys, small_block):
+    # --rope 0.5 meant as half a point is 50 points: the rope is a fraction all the same
+    common = ["compare", str(small_block), "--a", "rf", "--b", "svm", "--test", "bayes-sign"]
+    code, _, err = _run(capsys, *common, "--rope", "0.5")
+    assert code == 0
+    assert "cvcompare: note: --rope is a fraction of accuracy also for percentages: 0.5 is " in err
+    assert "50 points; for 0.5 points give --rope 0.005" in err
+    code, _, err = _run(capsys, *common, "--rope", "0.01")
+    assert code == 0 and "--rope is a fraction" not in err

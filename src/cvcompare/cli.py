@@ -375,6 +375,9 @@ _ROWS: dict[str, Callable[..., list[Row]]] = {
 _RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
 #: Tests with a region of practical equivalence.
 _ROPE_TESTS = frozenset({"correlated-t", "bayes-signed-rank", "bayes-sign", "hierarchical"})
+#: A rope end from which a rope for percentages (a fraction all the same) gets a note: five
+#: points of accuracy, wider than any equivalence a comparison of learners means.
+_WIDE_ROPE = 0.05
 #: Tests whose probabilities are shares of ``--n-samples`` Monte Carlo draws.
 _DRAWN_TESTS = frozenset({"bayes-signed-rank", "idp-signed-rank"})
 #: The largest Monte Carlo standard error of a probability taken without a warning.
@@ -386,9 +389,11 @@ def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
 
     ``--rope`` must be given with ``--scale raw`` where a test has a rope (its default,
     one point of accuracy, means nothing for other scores); otherwise it is one point
-    (``args.rope`` set). ``--rho 0`` gets a note (the folds treated as independent), and
-    too few ``--n-samples`` for the Monte Carlo tests a warning: a share of ``n`` draws has a
-    standard error of at most ``1 / (2 sqrt(n))``, above :data:`_MC_SE` below 2,500 draws.
+    (``args.rope`` set). A rope of :data:`_WIDE_ROPE` or more for percentages gets a note
+    (it is a fraction: 0.5 is 50 points, not half a point). ``--rho 0`` gets a note (the
+    folds treated as independent), and too few ``--n-samples`` for the Monte Carlo tests a
+    warning: a share of ``n`` draws has a standard error of at most ``1 / (2 sqrt(n))``,
+    above :data:`_MC_SE` below 2,500 draws.
     """
     roped = sorted(_ROPE_TESTS.intersection(tests))
     if args.rope is None:
@@ -399,6 +404,14 @@ def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
                 "accuracy as a fraction"
             )
         args.rope = (-0.01, 0.01)
+    widest = max(map(abs, args.rope))
+    if args.scale == "percent" and roped and widest >= _WIDE_ROPE:
+        print(
+            f"cvcompare: note: --rope is a fraction of accuracy also for percentages: "
+            f"{widest:g} is {100 * widest:g} points; for {widest:g} points give "
+            f"--rope {widest / 100:g}",
+            file=sys.stderr,
+        )
     if args.rho == 0 and _RHO_TESTS.intersection(tests):
         print(
             "cvcompare: note: --rho 0 treats the fold results as independent; the overlapping "
