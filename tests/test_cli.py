@@ -1120,7 +1120,7 @@ def test_compare_names_the_data_sets_the_hierarchical_model_gave_noise(capsys, t
     ) in err
 
 
-def test_raw_scores_of_very_different_sizes_get_a_note(capsys, small_csv, tmp_path):
+def test_raw_scores_of_very_different_scales_get_a_note(capsys, small_csv, tmp_path):
     # RMSEs of house prices (about 3e4) beside RMSEs of about 1e-3: the signed-rank test
     # ranks their differences together, and one rope serves them all
     table = pd.read_csv(small_csv)
@@ -1130,21 +1130,32 @@ def test_raw_scores_of_very_different_sizes_get_a_note(capsys, small_csv, tmp_pa
     common = ["compare", str(path), "--a", "rf", "--b", "svm", "--scale", "raw"]
     code, _, err = _run(capsys, *common, "--test", "signed-rank")
     assert code == 0
-    assert "cvcompare: note: The data sets' scores differ in size (" in err
-    assert "times larger" in err and "one rope" not in err
+    assert "cvcompare: note: The data sets' scores vary on very different scales (" in err
+    assert " times): " in err and "one rope" not in err and "may dominate them" in err
     code, _, err = _run(capsys, *common, "--test", "bayes-sign", "--rope", "0.001")
     assert code == 0 and "one rope (0.001) serves them all" in err
-    # the per-data-set tests do not depend on the sizes: no note
+    # the per-data-set tests do not depend on the scales: no note
     code, _, err = _run(capsys, *common, "--test", "correlated-t", "--rope", "0.001")
-    assert code == 0 and "differ in size" not in err
-    # nor do scores of one size
-    same = tmp_path / "same.csv"
-    table.assign(score=table["score"] * 3e4).to_csv(same, index=False)
-    code, _, err = _run(
-        capsys, "compare", str(same), "--a", "rf", "--b", "svm", "--scale", "raw",
-        "--test", "signed-rank",
-    )  # fmt: skip
-    assert code == 0 and "differ in size" not in err
+    assert code == 0 and "different scales" not in err
+    # nor do scores of one scale, offset or not: losses near 1000 on d0 whose spread is
+    # that of the others' near 1 (what the signed-rank test ranks is their differences)
+    for name, scores in (
+        ("same", table["score"] * 3e4),
+        ("offset", table["score"] + np.where(table["dataset"] == "d0", 1000.0, 0.0)),
+    ):
+        path = tmp_path / f"{name}.csv"
+        table.assign(score=scores).to_csv(path, index=False)
+        code, _, err = _run(
+            capsys, "compare", str(path), "--a", "rf", "--b", "svm", "--scale", "raw",
+            "--test", "signed-rank",
+        )  # fmt: skip
+        assert code == 0 and "different scales" not in err, name
+    # the learners compared: a third learner of another scale on one data set is not theirs
+    third = table.assign(score=np.where(table["learner"] == "knn", 1e5, 1.0) * table["score"])
+    path = tmp_path / "third.csv"
+    third.to_csv(path, index=False)
+    code, _, err = _run(capsys, *common[:1], str(path), *common[2:], "--test", "signed-rank")
+    assert code == 0 and "different scales" not in err
 
 
 def test_a_wide_rope_for_percentages_gets_a_note(capsys, small_block):
@@ -1152,7 +1163,10 @@ def test_a_wide_rope_for_percentages_gets_a_note(capsys, small_block):
     common = ["compare", str(small_block), "--a", "rf", "--b", "svm", "--test", "bayes-sign"]
     code, _, err = _run(capsys, *common, "--rope", "0.5")
     assert code == 0
-    assert "cvcompare: note: --rope is a fraction of accuracy also for percentages: 0.5 is " in err
-    assert "50 points; for 0.5 points give --rope 0.005" in err
-    code, _, err = _run(capsys, *common, "--rope", "0.01")
-    assert code == 0 and "--rope is a fraction" not in err
+    assert "cvcompare: note: --rope is a fraction of accuracy also for percentages: " in err
+    assert "(-0.5, 0.5) is (-50, 50) points; for (-0.5, 0.5) points give --rope 0.005" in err
+    code, _, err = _run(capsys, *common, "--rope=-0.01,0.5")
+    assert code == 0 and "points give --rope=-0.0001,0.005" in err
+    for rope in ("0.01", "0.05", "0.1"):  # up to 10 points: a rope one may mean
+        code, _, err = _run(capsys, *common, "--rope", rope)
+        assert code == 0 and "--rope is a fraction" not in err

@@ -140,6 +140,12 @@ def test_equal_losses_differ_by_zero_not_minus_zero(tmp_path):
     rows = [(learner, "d", f, 0.1 * f) for f in range(4) for learner in ("a", "b")]
     x, _ = fold_differences(read_csv_scores(_csv(tmp_path, rows)), "a", "b", higher_is_better=False)
     assert np.all(x == 0) and not np.any(np.signbit(x))
+    # nor scores read as -0.0 (an R^2 printed as -0.000) beside 0.0
+    signed = [("a", "d", f, "-0.0") for f in range(4)] + [("b", "d", f, "0.0") for f in range(4)]
+    x, _ = fold_differences(
+        read_csv_scores(_csv(tmp_path, signed), scale="raw"), "a", "b", scale="raw"
+    )
+    assert np.all(x == 0) and not np.any(np.signbit(x))
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path):

@@ -15,7 +15,7 @@ import numpy as np
 __all__ = [
     "rounding_tolerance",
     "constant_within_rounding",
-    "without_rounding_noise",
+    "check_score_size",
     "check_array",
     "check_real",
     "check_choice",
@@ -66,13 +66,24 @@ def constant_within_rounding(x: np.ndarray, size: Any) -> np.ndarray:
     return np.where(flat[..., None], x.mean(axis=-1, keepdims=True), x)
 
 
-def without_rounding_noise(x: np.ndarray, scale: str) -> np.ndarray:
-    """Fold differences on ``scale`` (as :func:`check_scale` returns them, rows along the
-    last axis) with the rows that are constant within rounding made constant
-    (:func:`constant_within_rounding`): the scores of accuracies are at most 1 in magnitude,
-    raw scores at least as large as their differences."""
-    size = np.abs(x).max(axis=-1) if scale == "raw" else 1.0
-    return constant_within_rounding(x, size)
+def check_score_size(x: np.ndarray, score_size: object) -> np.ndarray:
+    """The magnitude of the scores that the fold differences ``x`` (rows along the last
+    axis) come from, for their rounding tolerance (:func:`rounding_tolerance`).
+
+    ``score_size`` where given (one number, or one per row of a 2-D ``x``); by default, per
+    row, 1 (accuracies, and any score in [0, 1] such as an AUC) or the row's largest
+    ``|x|`` where that is larger, which is all the differences tell of their scores.
+    """
+    if score_size is None:
+        return np.maximum(1.0, np.abs(x).max(axis=-1))
+    sizes = check_array(score_size, "score_size", ndim=(0, 1) if x.ndim == 2 else 0)
+    if sizes.ndim == 1 and sizes.size != x.shape[0]:
+        raise ValueError(
+            f"score_size: expected one number or one per data set ({x.shape[0]}), got {sizes.size}"
+        )
+    if np.any(sizes < 0):
+        raise ValueError(f"score_size: expected sizes of at least 0, got {sizes.min()!r}")
+    return sizes
 
 
 def check_array(

@@ -63,12 +63,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from cvcompare._validation import DEFAULT_RHO, check_rho, check_rope
+from cvcompare._validation import DEFAULT_RHO, DEFAULT_ROPE, check_rho, check_rope
 from cvcompare.io import (
     COMPRESSIONS,
     HEADER_SEPARATORS,
     fold_differences,
     header_separator,
+    mean_differences,
     mean_score_matrix,
     read_accuracies,
     read_csv_scores,
@@ -86,7 +87,7 @@ from cvcompare.report.analysis import (
     correlated_t_tallies,
     difference_scale,
     holm_floor,
-    pair_means,
+    pair_sizes,
     run_test,
     typical_size_range,
 )
@@ -375,9 +376,10 @@ _ROWS: dict[str, Callable[..., list[Row]]] = {
 _RHO_TESTS = frozenset({"correlated-t", "poisson", "hierarchical"})
 #: Tests with a region of practical equivalence.
 _ROPE_TESTS = frozenset({"correlated-t", "bayes-signed-rank", "bayes-sign", "hierarchical"})
-#: A rope end from which a rope for percentages (a fraction all the same) gets a note: five
-#: points of accuracy, wider than any equivalence a comparison of learners means.
-_WIDE_ROPE = 0.05
+#: A rope end beyond which a rope for percentages (a fraction all the same) gets a note: ten
+#: points of accuracy, wider than any equivalence a comparison of learners means (an end of
+#: 1 or more is refused).
+_WIDE_ROPE = 0.1
 #: Tests whose probabilities are shares of ``--n-samples`` Monte Carlo draws.
 _DRAWN_TESTS = frozenset({"bayes-signed-rank", "idp-signed-rank"})
 #: The largest Monte Carlo standard error of a probability taken without a warning.
@@ -403,13 +405,14 @@ def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
                 f"scores' unit (for {', '.join(roped)}); the default, 0.01, is one point of "
                 "accuracy as a fraction"
             )
-        args.rope = (-0.01, 0.01)
-    widest = max(map(abs, args.rope))
-    if args.scale == "percent" and roped and widest >= _WIDE_ROPE:
+        args.rope = DEFAULT_ROPE
+    low, high = args.rope
+    if args.scale == "percent" and roped and _WIDE_ROPE < max(-low, high) < 1:
+        meant = f"{high / 100:g}" if low == -high else f"={low / 100:g},{high / 100:g}"
         print(
             f"cvcompare: note: --rope is a fraction of accuracy also for percentages: "
-            f"{widest:g} is {100 * widest:g} points; for {widest:g} points give "
-            f"--rope {widest / 100:g}",
+            f"({low:g}, {high:g}) is ({100 * low:g}, {100 * high:g}) points; for "
+            f"({low:g}, {high:g}) points give --rope{' ' if low == -high else ''}{meant}",
             file=sys.stderr,
         )
     if args.rho == 0 and _RHO_TESTS.intersection(tests):
@@ -527,11 +530,12 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         for a, b in pairs:
             x, datasets = _pair(table, a, b, args)
             _check_default_rho(args, x.shape[1], tests)
-            means.append(pair_means(table, a, b, x, datasets, difference_scale(args.scale)))
+            sizes = pair_sizes(table, a, b, datasets, difference_scale(args.scale))
+            means.append(mean_differences(x, score_size=sizes))
             for test in tests:
                 # one seed sequence per comparison: results do not depend on the other pairs
                 with warnings.catch_warnings(record=True) as caught:
-                    res = run_test(test, x, means[-1], _settings(args), a, b)
+                    res = run_test(test, x, sizes, _settings(args), a, b)
                 for caught_warning in caught:  # e.g. a fit that failed its diagnostics
                     _warning_line(
                         f"{a} vs {b} ({test}): {_user_names(str(caught_warning.message))}"
@@ -557,7 +561,8 @@ def _compare(args: argparse.Namespace) -> list[Row]:
         print(f"cvcompare: note: {note}", file=sys.stderr)
     if args.scale == "raw" and _SIZE_TESTS.intersection(tests) and len(means[0]) >= 2:
         rope = args.rope if _ROPE_TESTS.intersection(tests) else None
-        if note := scale_spread_note(*typical_size_range(table), rope):
+        compared = table[table["learner"].isin({name for pair in pairs for name in pair})]
+        if (scales := typical_size_range(compared)) and (note := scale_spread_note(*scales, rope)):
             print(f"cvcompare: note: {note}", file=sys.stderr)
     return _holm_over_pairs(rows, args.alpha) if args.all_pairs else rows
 

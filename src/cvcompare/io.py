@@ -614,7 +614,7 @@ def fold_differences(
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     x = constant_within_rounding(x, pair_score_sizes(table, a, b, datasets))
     x = x / (100.0 if scale == "percent" else 1.0)
-    return (x if higher_is_better else 0.0 - x), datasets  # 0.0 - x: no -0.0 for equal scores
+    return (x if higher_is_better else -x) + 0.0, datasets  # + 0.0: no -0.0 (printed "-0")
 
 
 def pair_score_sizes(table: pd.DataFrame, a: str, b: str, datasets: Sequence[str]) -> np.ndarray:

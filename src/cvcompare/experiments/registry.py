@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from cvcompare._validation import (
+    DEFAULT_ROPE,
     check_choice,
     check_fraction_rope,
     check_int,
@@ -403,7 +404,7 @@ def _correlated_t(sim: Any, settings: dict[str, Any], rng: np.random.Generator) 
 @register(
     "bayesian_signed_rank",
     title="Bayesian signed-rank test",
-    defaults={"rope": (-0.01, 0.01), "n_samples": 50_000},
+    defaults={"rope": DEFAULT_ROPE, "n_samples": 50_000},
     columns={"p_left", "p_rope", "p_right"},
 )
 def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
@@ -423,7 +424,7 @@ def _bsr(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[s
 @register(
     "true_delta_summary",
     title="the true differences (not a test)",
-    defaults={"rope": (-0.01, 0.01)},
+    defaults={"rope": DEFAULT_ROPE},
     columns={"true_mean", "true_share_left", "true_share_rope", "true_share_right"},
 )
 def _truth(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
@@ -444,7 +445,7 @@ def _truth(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict
 #: Settings of the hierarchical model in experiment files (keyword arguments of
 #: :func:`cvcompare.hierarchical.fit_hierarchical`).
 HIERARCHICAL_DEFAULTS = {
-    "rope": (-0.01, 0.01),
+    "rope": DEFAULT_ROPE,
     "nu_prior": "hyper",
     "top_level": "student",
     "runner": "auto",

@@ -20,7 +20,8 @@ from cvcompare._validation import (
     check_rho,
     check_scale,
     check_scaled_rope,
-    without_rounding_noise,
+    check_score_size,
+    constant_within_rounding,
 )
 from cvcompare.seeding import RngLike, as_generator
 
@@ -48,6 +49,7 @@ def fit_hierarchical(
     draws: int = 1000,
     seed: RngLike,
     scale: Literal["fraction", "percent", "raw"] = "fraction",
+    score_size: float | object | None = None,
     adapt_delta: float = 0.8,
     max_treedepth: int = 10,
 ) -> HierarchicalResult:
@@ -108,6 +110,12 @@ def fit_hierarchical(
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``; percentages are divided by 100; ``"raw"``: any score in its own
         unit (the model is fitted on ``x / s`` whatever the unit).
+    score_size : float or array_like of shape (q,), optional
+        The largest magnitude of the scores the differences come from (one, or one per data
+        set), in the unit the model takes them in: a data set whose differences agree
+        within its rounding is constant (and gets the rope's noise). By default 1, or a
+        data set's largest ``|x|`` where larger (:func:`cvcompare.io.pair_score_sizes`
+        gives those of raw scores).
     adapt_delta : float
         Target acceptance rate of NUTS's step-size adaptation, in (0, 1); Stan's default
         0.8 gives no divergent transitions on the H scenarios of the paper.
@@ -163,7 +171,8 @@ def fit_hierarchical(
     if arr.shape[0] < 2:
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
     # a data set whose differences agree within rounding is constant (given the rope's noise)
-    arr = without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
+    arr = check_scale(arr, "x", scale=scale)
+    arr = constant_within_rounding(arr, check_score_size(arr, score_size))
     rope = check_scaled_rope(rope, scale)
     rho = check_rho(rho)
     if nu_prior not in NU_PRIORS:

@@ -86,7 +86,7 @@ __all__ = [
     "correlated_t_tallies",
     "difference_scale",
     "holm_floor",
-    "pair_means",
+    "pair_sizes",
     "typical_size_range",
     "run_test",
     "seed_key",
@@ -205,6 +205,9 @@ class PairResult:
         Fold differences.
     means : numpy.ndarray, shape (q,)
         Per-data-set mean differences (rounding noise set to 0).
+    sizes : numpy.ndarray, shape (q,)
+        The size of the pair's scores on each data set, for the rounding tolerance of
+        their differences (:func:`pair_sizes`).
     ttests : list of tuple
         ``(CorrelatedTTestResult, CorrelatedTPosterior)`` for each data set.
     poisson : PoissonBinomialResult or None
@@ -240,6 +243,7 @@ class PairResult:
     datasets: list[str] = field(repr=False)
     x: np.ndarray = field(repr=False)
     means: np.ndarray = field(repr=False)
+    sizes: np.ndarray = field(repr=False)
     ttests: list[tuple[CorrelatedTTestResult, CorrelatedTPosterior]] = field(repr=False)
     poisson: PoissonBinomialResult | None = None
     wilcoxon: SignedRankTestResult | None = None
@@ -315,7 +319,7 @@ class ComparisonResults:
         Each learner's score averaged over its folds and then over the data sets, in the
         order of ``learners`` and the scores' own unit.
     size_range : tuple of float
-        For raw scores, the smallest and the largest typical size of a data set's scores
+        For raw scores, the smallest and the largest scale of a data set's scores
         (:func:`typical_size_range`); empty for accuracies.
     """
 
@@ -422,47 +426,43 @@ class ComparisonResults:
         )
 
 
-def typical_size_range(table: pd.DataFrame) -> tuple[float, float]:
-    """The smallest and the largest typical size of a data set's scores: the median of
-    ``|score|`` over its learners and folds (:func:`.sentences.scale_spread_note`)."""
-    typical = table["score"].abs().groupby(table["dataset"]).median()
-    return float(typical.min()), float(typical.max())
+def typical_size_range(table: pd.DataFrame) -> tuple[float, ...]:
+    """The smallest and the largest scale of a data set's scores: the standard deviation of
+    its scores over the learners and folds (:func:`.sentences.scale_spread_note`); data sets
+    whose scores are all equal are left out. Empty where fewer than two data sets are left.
+    """
+    spread = table["score"].groupby(table["dataset"]).std(ddof=0)
+    spread = spread[spread > 0]
+    return (float(spread.min()), float(spread.max())) if spread.size >= 2 else ()
 
 
-def pair_means(
-    table: pd.DataFrame,
-    first: str,
-    second: str,
-    x: np.ndarray,
-    datasets: Sequence[str],
-    scale: str,
+def pair_sizes(
+    table: pd.DataFrame, first: str, second: str, datasets: Sequence[str], scale: str
 ) -> np.ndarray:
-    """The mean differences of a pair (:func:`cvcompare.io.mean_differences`), rounding noise
-    removed for the size of the two learners' scores on each data set.
+    """The size of a pair's scores on each data set, for the rounding tolerance of their
+    differences (:func:`cvcompare._validation.check_score_size`).
 
     Parameters
     ----------
     table : pandas.DataFrame
-        The table the fold differences ``x`` of ``first - second`` on ``datasets`` come
-        from (:func:`cvcompare.io.fold_differences`).
+        The table the pair's fold differences come from
+        (:func:`cvcompare.io.fold_differences`).
     first, second : str
         The pair.
-    x : numpy.ndarray, shape (q, n_folds)
-        Its fold differences.
     datasets : sequence of str
-        The data sets of the rows of ``x``.
+        The data sets, in the order of the differences' rows.
     scale : {"fraction", "percent", "raw"}
-        The scale of the table's scores: the differences of accuracies are fractions of
-        scores of size at most 1; those of raw scores have the size of the pair's scores
-        on each data set (:func:`cvcompare.io.pair_score_sizes`).
+        The scale of the table's scores: accuracies (fractions, or percentages that the
+        tests take as fractions) have size 1; raw scores the two learners' largest
+        ``|score|`` on each data set (:func:`cvcompare.io.pair_score_sizes`).
 
     Returns
     -------
     numpy.ndarray, shape (q,)
     """
     if scale != "raw":
-        return mean_differences(x)
-    return mean_differences(x, score_size=pair_score_sizes(table, first, second, datasets))
+        return np.ones(len(datasets))
+    return pair_score_sizes(table, first, second, datasets)
 
 
 def difference_scale(scale: str) -> str:
@@ -519,19 +519,21 @@ def correlated_t_tallies(
     }
 
 
-def _correlated_t(x, means, settings, key):
+def _correlated_t(x, sizes, settings, key):
+    scale = difference_scale(settings.scale)
     return [
         (
-            correlated_ttest(xi, rho=settings.rho, scale=difference_scale(settings.scale)),
+            correlated_ttest(xi, rho=settings.rho, scale=scale, score_size=size),
             bayesian_correlated_ttest(
-                xi, rho=settings.rho, rope=settings.rope, scale=difference_scale(settings.scale)
+                xi, rho=settings.rho, rope=settings.rope, scale=scale, score_size=size
             ),
         )
-        for xi in x
+        for xi, size in zip(x, sizes, strict=True)
     ]
 
 
-def _dp_and_idp(x, means, settings, key):
+def _dp_and_idp(x, sizes, settings, key):
+    means = mean_differences(x, score_size=sizes)
     # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
     return (
         dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
@@ -539,67 +541,75 @@ def _dp_and_idp(x, means, settings, key):
     )
 
 
+def _means(x: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    return mean_differences(x, score_size=sizes)
+
+
 #: Every test of a pair, by its name in ``cvcompare compare --test``: a function of the fold
-#: differences, their means (:func:`pair_means`), the settings and the test's seed sequence,
-#: returning the library's result. The rank tests do not depend on the unit of the
-#: differences ("raw").
+#: differences, the size of the pair's scores on each data set (:func:`pair_sizes`), the
+#: settings and the test's seed sequence, returning the library's result. The rank tests do
+#: not depend on the unit of the differences ("raw").
 TESTS = {
     "correlated-t": _correlated_t,
-    "poisson": lambda x, means, s, key: poisson_binomial_test(
-        x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale)
+    "poisson": lambda x, sizes, s, key: poisson_binomial_test(
+        x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale), score_size=sizes
     ),
-    "signed-rank": lambda x, means, s, key: _two_sided("wilcoxon", means, s.zero_method),
-    "sign": lambda x, means, s, key: _two_sided("sign", means, s.zero_method),
-    "bayes-signed-rank": lambda x, means, s, key: bayesian_signed_rank(
-        means, rope=s.rope, prior_strength=s.signed_rank_prior,
+    "signed-rank": lambda x, sizes, s, key: _two_sided(
+        "wilcoxon", _means(x, sizes), s.zero_method
+    ),
+    "sign": lambda x, sizes, s, key: _two_sided("sign", _means(x, sizes), s.zero_method),
+    "bayes-signed-rank": lambda x, sizes, s, key: bayesian_signed_rank(
+        _means(x, sizes), rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
-    "bayes-sign": lambda x, means, s, key: bayesian_sign_test(
-        means, rope=s.rope, prior_strength=s.sign_prior,
+    "bayes-sign": lambda x, sizes, s, key: bayesian_sign_test(
+        _means(x, sizes), rope=s.rope, prior_strength=s.sign_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
-    "hierarchical": lambda x, means, s, key: fit_with_remedy(
+    "hierarchical": lambda x, sizes, s, key: fit_with_remedy(
         x, rng=np.random.default_rng(key), refits=1, refit_scale=s.refit_scale,
         refit_adapt_delta=s.refit_adapt_delta, rho=s.rho, rope=s.rope, chains=s.chains,
-        warmup=s.warmup, draws=s.draws, scale=difference_scale(s.scale),
+        warmup=s.warmup, draws=s.draws, scale=difference_scale(s.scale), score_size=sizes,
     ),
 }  # fmt: skip
 
 
 def run_test(
-    test: str, x: np.ndarray, means: np.ndarray, settings: Settings, first: str, second: str
+    test: str, x: np.ndarray, sizes: np.ndarray, settings: Settings, first: str, second: str
 ):
-    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second`` and
-    their means (:func:`pair_means`).
+    """Run one test of :data:`TESTS` on the fold differences ``x`` of ``first - second``,
+    whose scores have the size ``sizes`` on each data set (:func:`pair_sizes`).
 
     The test's Monte Carlo stream is :func:`seed_key` of the pair and the test, so the result
     does not depend on which other tests or pairs are run.
     """
-    return TESTS[test](x, means, settings, seed_key(settings.seed, first, second, test))
+    return TESTS[test](x, sizes, settings, seed_key(settings.seed, first, second, test))
 
 
 def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settings) -> PairResult:
     x, datasets = fold_differences(
         table, first, second, higher_is_better=settings.higher_is_better, scale=settings.scale
     )
-    means = pair_means(table, first, second, x, datasets, settings.scale)
-    ttests = run_test("correlated-t", x, means, settings, first, second)
+    sizes = pair_sizes(table, first, second, datasets, settings.scale)
+    means = _means(x, sizes)
+    ttests = run_test("correlated-t", x, sizes, settings, first, second)
     if len(datasets) < 2:
-        return PairResult(first, second, datasets, x, means, ttests)
-    dp, idp = run_test("idp-signed-rank", x, means, settings, first, second)
+        return PairResult(first, second, datasets, x, means, sizes, ttests)
+    dp, idp = run_test("idp-signed-rank", x, sizes, settings, first, second)
     return PairResult(
         first,
         second,
         datasets,
         x,
         means,
+        sizes,
         ttests,
-        poisson=run_test("poisson", x, means, settings, first, second),
-        wilcoxon=run_test("signed-rank", x, means, settings, first, second),
-        sign=run_test("sign", x, means, settings, first, second),
-        bayes_signed_rank=run_test("bayes-signed-rank", x, means, settings, first, second),
-        bayes_sign=run_test("bayes-sign", x, means, settings, first, second),
+        poisson=run_test("poisson", x, sizes, settings, first, second),
+        wilcoxon=run_test("signed-rank", x, sizes, settings, first, second),
+        sign=run_test("sign", x, sizes, settings, first, second),
+        bayes_signed_rank=run_test("bayes-signed-rank", x, sizes, settings, first, second),
+        bayes_sign=run_test("bayes-sign", x, sizes, settings, first, second),
         dp=dp,
         idp=idp,
     )
@@ -769,7 +779,7 @@ def _fit_hierarchical(
             fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
             continue
         fit, record = run_test(
-            "hierarchical", pair.x, pair.means, settings, pair.first, pair.second
+            "hierarchical", pair.x, pair.sizes, settings, pair.first, pair.second
         )
         fitted.append(replace(pair, hierarchical=fit, hierarchical_refit=record.remedy))
     return fitted

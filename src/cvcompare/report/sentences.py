@@ -185,8 +185,8 @@ DIRICHLET_MASS = (
 )
 
 
-#: Above this ratio between the typical sizes of the data sets' raw scores, a note says
-#: that the tests across data sets weigh the data sets of large scores most (a rule of
+#: Above this ratio between the scales of the data sets' raw scores, a note says that the
+#: tests across data sets may be dominated by the data sets of the largest scale (a rule of
 #: thumb, not a theorem).
 SCALE_SPREAD = 100.0
 
@@ -194,29 +194,22 @@ SCALE_SPREAD = 100.0
 def scale_spread_note(
     smallest: float, largest: float, rope: tuple[float, float] | None = None
 ) -> str:
-    """A note where the data sets' raw scores differ in size by more than
-    :data:`SCALE_SPREAD` (``smallest`` and ``largest`` typical sizes, e.g. the median
-    ``|score|`` of each data set), else nothing: the signed-rank tests rank their
-    differences together and one ``rope`` (None where no test used one) serves them all,
+    """A note where the scales of the data sets' raw scores (``smallest`` and ``largest``,
+    e.g. the standard deviations of their scores) differ by more than
+    :data:`SCALE_SPREAD`, else nothing: the signed-rank tests rank the differences of all
+    data sets together and one ``rope`` (None where no test used one) serves them all,
     while Demsar (2006, Sec. 3.1.3) asks for differences commensurable across data sets."""
     if not largest > SCALE_SPREAD * smallest:
         return ""
-    factor = f"{largest / smallest:.3g} times" if smallest > 0 else "infinitely"
-    roped = (
-        f", and one rope ({_rope_text(rope)}) serves them all in the Bayesian tests and the "
-        "hierarchical model"
-        if rope is not None
-        else ""
-    )
+    roped = f", and one rope ({_rope_text(rope)}) serves them all" if rope is not None else ""
     return (
-        f"The data sets' scores differ in size ({smallest:.3g} to {largest:.3g}, the median "
-        f"|score| of each): those of the largest are {factor} larger. The signed-rank "
-        f"tests (Wilcoxon's and the Bayesian ones) rank the differences of all data sets "
-        f"together{roped}, so the "
-        "data sets of large scores decide; differences relative to each data set's scores "
-        "(e.g. log-ratios of losses) would be commensurable (Demsar 2006, Sec. 3.1.3). The "
-        "correlated t-tests, the sign test and the Poisson-binomial test do not depend on "
-        "the sizes."
+        f"The data sets' scores vary on very different scales (their standard deviations "
+        f"range from {smallest:.3g} to {largest:.3g}, {largest / smallest:.3g} times): the "
+        f"signed-rank tests rank the differences of all data sets together{roped}, so the "
+        "data sets of the largest scale may dominate them; differences relative to each "
+        "data set's scale (e.g. log-ratios of losses) would be commensurable (Demsar 2006, "
+        "Sec. 3.1.3). The correlated t-test of each data set, the sign test and the "
+        "Poisson-binomial test do not depend on the scales."
     )
 
 

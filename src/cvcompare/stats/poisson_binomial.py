@@ -37,8 +37,9 @@ from cvcompare._validation import (
     check_int,
     check_rho,
     check_scale,
+    check_score_size,
     check_test_size,
-    without_rounding_noise,
+    constant_within_rounding,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats.ttest import prob_positive_matching
@@ -160,6 +161,7 @@ def poisson_binomial_test(
     n_samples: int = 100_000,
     rng: RngLike | None = None,
     scale: str = "fraction",
+    score_size: float | object | None = None,
 ) -> PoissonBinomialResult:
     """Poisson-binomial test of two learners cross-validated on ``q`` data sets.
 
@@ -186,6 +188,13 @@ def poisson_binomial_test(
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``; ``"raw"``: any score in its own unit (the test does not depend on
         it).
+    score_size : float or array_like of shape (q,), optional
+        The largest magnitude of the scores the differences come from, in the unit the test
+        takes them in (fractions for accuracies), which sets their rounding tolerance: the
+        differences constant within it are constant, and a point mass within it of a rope's
+        end lies on it. One for all data sets or one each; by default 1, or a data set's
+        largest ``|x|`` where larger; scores of other sizes (an RMSE of 1e4, or of 1e-12)
+        give theirs (:func:`cvcompare.io.pair_score_sizes`).
 
     Returns
     -------
@@ -225,7 +234,9 @@ def poisson_binomial_test(
     arr = check_array(x, "x", ndim=2, min_size=2, axis_names=("data sets", "folds"))
     if arr.shape[0] < 2:
         raise ValueError(f"x: expected at least 2 data sets (rows), got {arr.shape[0]}")
-    arr = without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
+    arr = check_scale(arr, "x", scale=scale)
+    size = check_score_size(arr, score_size)
+    arr = constant_within_rounding(arr, size)
     q = arr.shape[0]
     rho_arr = check_array(rho, "rho", ndim=(0, 1))
     if rho_arr.ndim == 1 and rho_arr.size != q:
@@ -239,7 +250,7 @@ def poisson_binomial_test(
     # checked whatever the method, so that a bad value is never ignored silently
     n_samples = check_int(n_samples, "n_samples", minimum=1)
     gen = None if rng is None else as_generator(rng)
-    p_datasets = prob_positive_matching(arr, rho_arr, raw=scale == "raw")
+    p_datasets = prob_positive_matching(arr, rho_arr, size=size)
     if method == "exact":
         pmf = poisson_binomial_pmf(p_datasets)
         used_samples = None

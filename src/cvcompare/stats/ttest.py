@@ -37,8 +37,9 @@ from cvcompare._validation import (
     check_rho,
     check_scale,
     check_scaled_rope,
+    check_score_size,
+    constant_within_rounding,
     rounding_tolerance,
-    without_rounding_noise,
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._results import BayesianDecisionMixin
@@ -55,11 +56,14 @@ __all__ = [
 Alternative = Literal["two-sided", "greater", "less"]
 
 
-def _check_differences(x: object, scale: str) -> np.ndarray:
+def _check_differences(x: object, scale: str, score_size: object) -> tuple[np.ndarray, float]:
     """Check a 1-D vector of at least two fold differences and convert it to fractions,
-    constant where its values differ by rounding alone (:func:`without_rounding_noise`)."""
+    constant where its values differ by rounding alone (:func:`constant_within_rounding`);
+    with the size of its scores (:func:`check_score_size`)."""
     arr = check_array(x, "x", ndim=1, min_size=2, axis_names=("folds",))
-    return without_rounding_noise(check_scale(arr, "x", scale=scale), scale)
+    arr = check_scale(arr, "x", scale=scale)
+    size = float(check_score_size(arr, score_size))
+    return constant_within_rounding(arr, size), size
 
 
 def _sample_moments(x: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -91,7 +95,7 @@ def _t_cdf(z, df) -> np.ndarray:
     return np.where(np.asarray(df) == 1, cauchy, stats.t.cdf(z, df))
 
 
-def _t_tail(c: float, df, loc, scale, *, upper: bool, raw: bool = False) -> np.ndarray:
+def _t_tail(c: float, df, loc, scale, *, upper: bool, size=1.0) -> np.ndarray:
     """``P(mu <= c)`` (or ``P(mu > c)`` if ``upper``) for ``mu ~ St(df, loc, scale)``.
 
     Where ``scale == 0`` the Student t is replaced by its limit as the scale shrinks to
@@ -100,9 +104,9 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool, raw: bool = False) -> np.n
     difference of scores (:func:`cvcompare._validation.rounding_tolerance`, ``12 eps`` for
     accuracies) of ``loc`` counts as ``loc``: constant fold differences of one point read
     as ``0.80 - 0.81`` or ``0.81 - 0.82`` lie just outside or inside a rope's end 0.01, and
-    both get the limit 1/2 there, not 0 or 1 by their last bits. For ``raw`` scores, whose
-    size is not known here, the tolerance is relative to the larger of ``|loc|`` and ``|c|``
-    (scores of 1e-15 differ by rounding far below ``12 eps``). Upper tails are computed by
+    both get the limit 1/2 there, not 0 or 1 by their last bits. ``size`` is the scores'
+    (:func:`cvcompare._validation.check_score_size`): 1 for accuracies, that of raw scores
+    (those of 1e-15 differ by rounding far below ``12 eps``). Upper tails are computed by
     symmetry as ``cdf(-z)``, not as ``1 - cdf(z)``.
     """
     scale = np.asarray(scale, dtype=float)
@@ -111,10 +115,8 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool, raw: bool = False) -> np.n
     z = (c - loc) / np.where(degenerate, 1.0, scale)
     sign = -1.0 if upper else 1.0
     t_tail = _t_cdf(-z, df) if upper else _t_cdf(z, df)
-    # on the point: within the rounding of one difference of scores of magnitude 1 (or |loc|;
-    # raw scores: that of the point and c)
-    size = np.maximum(np.abs(loc), abs(c)) if raw else np.maximum(1.0, np.abs(loc))
-    on_point = np.abs(c - loc) <= rounding_tolerance(1, size)
+    # on the point: within the rounding of one difference of scores of magnitude size
+    on_point = np.abs(c - loc) <= rounding_tolerance(1, np.maximum(size, np.abs(loc)))
     side = np.where(on_point, 0.0, np.sign(c - loc))
     return np.where(degenerate, 0.5 * (1.0 + sign * side), t_tail)
 
@@ -191,6 +193,7 @@ def correlated_ttest(
     rho: float,
     alternative: Alternative = "two-sided",
     scale: str = "fraction",
+    score_size: float | None = None,
 ) -> CorrelatedTTestResult:
     """Correlated (corrected) t-test of Nadeau & Bengio on cross-validation differences.
 
@@ -213,6 +216,9 @@ def correlated_ttest(
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``; percentages are divided by 100 (``mean`` and ``std_err`` are
         fractions); ``"raw"``: any score in its own unit (no range check).
+    score_size : float, optional
+        The largest magnitude of the scores, as for :func:`bayesian_correlated_ttest`:
+        differences that agree within its rounding are constant (the statistic infinite).
 
     Returns
     -------
@@ -234,7 +240,7 @@ def correlated_ttest(
     >>> round(res.statistic, 4), res.df
     (1.8304, 4)
     """
-    arr = _check_differences(x, scale)
+    arr, _ = _check_differences(x, scale, score_size)
     rho = check_rho(rho)
     alternative = check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
     n, mean, ss = _sample_moments(arr)
@@ -353,7 +359,7 @@ def _normal_gamma_posterior(
 
 
 def prob_positive_matching(
-    x: np.ndarray, rho: float | np.ndarray, *, raw: bool = False
+    x: np.ndarray, rho: float | np.ndarray, *, size: float | np.ndarray = 1.0
 ) -> np.ndarray:
     """``P(mu > 0 | x)`` under the matching prior for each row of ``x`` (Eq. 9).
 
@@ -363,9 +369,9 @@ def prob_positive_matching(
         Fold differences of ``q`` data sets, as fractions, already checked.
     rho : float or numpy.ndarray of shape (q,)
         The correlation, one for all data sets or one per data set.
-    raw : bool, default False
-        Whether ``x`` holds differences of raw scores (not accuracies), for the rounding
-        tolerance of a constant data set's point mass at 0 (:func:`_t_tail`).
+    size : float or numpy.ndarray of shape (q,), default 1.0
+        The size of the scores of each data set, for the rounding tolerance of a constant
+        data set's point mass at 0 (:func:`_t_tail`).
 
     Returns
     -------
@@ -374,7 +380,7 @@ def prob_positive_matching(
         is ``1 - p`` of the one-sided correlated t-test (Corani & Benavoli 2015, Eq. 9).
     """
     df, loc, scale = _normal_gamma_posterior(x, rho, MATCHING_PRIOR)
-    return _t_tail(0.0, df, loc, scale, upper=True, raw=raw)
+    return _t_tail(0.0, df, loc, scale, upper=True, size=size)
 
 
 @dataclass(frozen=True)
@@ -404,9 +410,9 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         The correlation used.
     prior : NormalGammaPrior
         The prior used.
-    raw : bool
-        Whether the differences are of raw scores (``scale="raw"``), whose rounding
-        tolerance at a point mass is relative to the point (:func:`_t_tail`).
+    score_size : float
+        The size of the scores the differences come from, for the rounding tolerance at a
+        point mass (:func:`_t_tail`).
     """
 
     df: float
@@ -420,7 +426,7 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
     n: int
     rho: float
     prior: NormalGammaPrior = field(repr=False)
-    raw: bool = field(default=False, repr=False)
+    score_size: float = field(default=1.0, repr=False)
 
     @property
     def is_point_mass(self) -> bool:
@@ -467,7 +473,9 @@ class CorrelatedTPosterior(BayesianDecisionMixin):
         value = check_real(value, "value")
         if math.isnan(value):
             raise ValueError("value: expected a real number (inf allowed), got nan")
-        return float(_t_tail(value, self.df, self.loc, self.scale_, upper=False, raw=self.raw))
+        return float(
+            _t_tail(value, self.df, self.loc, self.scale_, upper=False, size=self.score_size)
+        )
 
     def sample(self, n_samples: int, rng: RngLike) -> np.ndarray:
         """Draw ``n_samples`` values of the mean difference from the posterior.
@@ -504,6 +512,7 @@ def bayesian_correlated_ttest(
     rope: tuple[float, float] | None = None,
     prior: Literal["matching"] | NormalGammaPrior = "matching",
     scale: str = "fraction",
+    score_size: float | None = None,
 ) -> CorrelatedTPosterior:
     """Bayesian correlated t-test on the cross-validation differences of two learners.
 
@@ -529,6 +538,13 @@ def bayesian_correlated_ttest(
     scale : {"fraction", "percent", "raw"}
         Scale of ``x``; percentages are divided by 100; ``"raw"``: any score in its own
         unit.
+    score_size : float, optional
+        The largest magnitude of the scores the differences come from, in the unit the test
+        takes them in (fractions for accuracies), which sets their rounding tolerance: the
+        differences constant within it are constant, and a point mass within it of a rope's
+        end lies on it. By default 1, or the largest ``|x|`` where larger; scores of other
+        sizes (an RMSE of 1e4, or of 1e-12) give theirs
+        (:func:`cvcompare.io.pair_score_sizes`).
 
     Returns
     -------
@@ -554,7 +570,7 @@ def bayesian_correlated_ttest(
     >>> post.decision()
     'none'
     """
-    arr = _check_differences(x, scale)
+    arr, size = _check_differences(x, scale, score_size)
     rho = check_rho(rho)
     low, high = check_scaled_rope(rope, scale)
     if isinstance(prior, str) and prior == "matching":
@@ -562,10 +578,9 @@ def bayesian_correlated_ttest(
     elif not isinstance(prior, NormalGammaPrior):
         raise TypeError(f"prior: expected 'matching' or a NormalGammaPrior, got {prior!r}")
     df, loc, t_scale = (float(v) for v in _normal_gamma_posterior(arr, rho, prior))
-    raw = scale == "raw"
-    p_left = float(_t_tail(low, df, loc, t_scale, upper=False, raw=raw))
-    p_right = float(_t_tail(high, df, loc, t_scale, upper=True, raw=raw))
-    p_rope = max(0.0, float(_t_tail(high, df, loc, t_scale, upper=False, raw=raw)) - p_left)
+    p_left = float(_t_tail(low, df, loc, t_scale, upper=False, size=size))
+    p_right = float(_t_tail(high, df, loc, t_scale, upper=True, size=size))
+    p_rope = max(0.0, float(_t_tail(high, df, loc, t_scale, upper=False, size=size)) - p_left)
     return CorrelatedTPosterior(
         df=df,
         loc=loc,
@@ -574,9 +589,9 @@ def bayesian_correlated_ttest(
         p_left=p_left,
         p_rope=p_rope,
         p_right=p_right,
-        p_positive=float(_t_tail(0.0, df, loc, t_scale, upper=True, raw=raw)),
+        p_positive=float(_t_tail(0.0, df, loc, t_scale, upper=True, size=size)),
         n=arr.size,
         rho=rho,
         prior=prior,
-        raw=raw,
+        score_size=size,
     )

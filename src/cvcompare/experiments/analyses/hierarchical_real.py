@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from cvcompare._validation import (
+    DEFAULT_ROPE,
     check_choice,
     check_fraction_rope,
     check_int,
@@ -305,7 +306,7 @@ def boxplot_stats(x: np.ndarray) -> dict[str, Any]:
 
 @register_analysis(
     "fold_boxplots",
-    defaults={**_PAIR, "rope": (-0.01, 0.01)},
+    defaults={**_PAIR, "rope": DEFAULT_ROPE},
     metrics=["share_in_rope", "share_second_better"],
     needs_data=True,
     validate=_check_pair,
