@@ -37,6 +37,7 @@ from cvcompare._validation import (
     check_choice,
     check_scale,
     check_score_scale,
+    check_score_size,
     constant_within_rounding,
     rounding_tolerance,
 )
@@ -612,7 +613,7 @@ def fold_differences(
             "cross-validation design"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
-    x = constant_within_rounding(x, pair_score_sizes(table, a, b, datasets))
+    x = constant_within_rounding(x, pair_score_sizes(pair, a, b, datasets))
     x = x / (100.0 if scale == "percent" else 1.0)
     return (x if higher_is_better else -x) + 0.0, datasets  # + 0.0: no -0.0 (printed "-0")
 
@@ -643,7 +644,7 @@ def pair_score_sizes(table: pd.DataFrame, a: str, b: str, datasets: Sequence[str
     return pair["score"].abs().groupby(pair["dataset"]).max().reindex(datasets).to_numpy(float)
 
 
-def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> np.ndarray:
+def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray | None = None) -> np.ndarray:
     """Mean of the fold differences of every data set, with rounding noise removed.
 
     Accuracies are stored as binary approximations of decimals read from text or of ratios
@@ -666,13 +667,15 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
     ----------
     x : numpy.ndarray, shape (q, n_folds)
         Fold differences, e.g. from :func:`fold_differences`.
-    score_size : float or numpy.ndarray of shape (q,), default 1.0
+    score_size : float or numpy.ndarray of shape (q,), optional
         The largest magnitude of the scores the differences come from, for all data sets or
-        one per data set: 1 for accuracies as fractions (or percentages divided by 100), the
-        largest absolute score for scores on another scale (however small: 1e-13 for scores
-        of 1e-13), whose rounding errors are relative to their size. Give one per data set
-        where their scales differ (an RMSE of thousands on one, of hundredths on another):
-        the tolerance of the largest would erase the differences of the smallest.
+        one per data set (:func:`cvcompare._validation.check_score_size`; by default 1, or a
+        data set's largest ``|x|`` where larger): 1 for accuracies as fractions (or
+        percentages divided by 100), the largest absolute score for scores on another
+        scale (however small: 1e-13 for scores of 1e-13), whose rounding errors are
+        relative to their size. Give one per data set where their scales differ (an RMSE
+        of thousands on one, of hundredths on another): the tolerance of the largest would
+        erase the differences of the smallest.
 
     Returns
     -------
@@ -693,13 +696,7 @@ def mean_differences(x: np.ndarray, *, score_size: float | np.ndarray = 1.0) -> 
     (error bound of recursive summation).
     """
     x = check_array(x, "x", ndim=2, min_size=1)
-    sizes = check_array(score_size, "score_size", ndim=(0, 1))
-    if sizes.ndim == 1 and sizes.size != x.shape[0]:
-        raise ValueError(
-            f"score_size: expected one number or one per data set ({x.shape[0]}), got {sizes.size}"
-        )
-    if np.any(sizes < 0):
-        raise ValueError(f"score_size: expected sizes of at least 0, got {sizes.min()!r}")
+    sizes = check_score_size(x, score_size)
     means = x.mean(axis=1)
     tolerance = np.broadcast_to(rounding_tolerance(x.shape[1], sizes), means.shape)
     size = _tie_close(np.where(np.abs(means) <= tolerance, 0.0, np.abs(means)), tolerance)
