@@ -78,3 +78,11 @@ def test_the_adapter_row_says_whether_and_how_the_fit_was_refitted():
 def test_bad_remedy_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         fit_with_remedy(_data(), rho=0.1, rng=np.random.default_rng(1), **kwargs)
+
+
+@pytest.mark.parametrize("value", [True, "2", None])
+def test_refit_scale_that_is_not_a_number_is_refused(value):
+    """A bool or a string is not taken for a number (as an experiment file's setting is
+    checked): no fit runs with refit_scale True or '2'."""
+    with pytest.raises(TypeError, match=r"refit_scale: expected a number >= 1, got"):
+        fit_with_remedy(_data(), rho=0.1, rng=np.random.default_rng(1), refit_scale=value)

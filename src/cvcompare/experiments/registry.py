@@ -66,6 +66,7 @@ from cvcompare._validation import (
     check_test_size,
 )
 from cvcompare.hierarchical.fit import NU_PRIORS, TOP_LEVELS
+from cvcompare.hierarchical.remedy import check_refit_scale
 from cvcompare.hierarchical.runners import RUNNERS
 from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 
@@ -264,13 +265,6 @@ def _heuristic_or_rho(value: Any, name: str) -> str | float:
     return check_rho(value, name=name)
 
 
-def _refit_scale(value: Any, name: str) -> float:
-    scale = check_positive(value, name)
-    if scale < 1:
-        raise ValueError(f"{name}: expected a number >= 1, got {scale}")
-    return scale
-
-
 #: How the value of each test setting is checked, by setting name, when an experiment file
 #: is loaded and again before a test runs: ``check(value, name)`` returns the value in the
 #: form the adapter takes, or raises naming the setting. These are the checks of the
@@ -294,7 +288,7 @@ SETTING_CHECKS: dict[str, Callable[[Any, str], Any]] = {
     "adapt_delta": check_probability,
     "max_treedepth": _integer(1),
     "refits": _integer(0),
-    "refit_scale": _refit_scale,
+    "refit_scale": check_refit_scale,
     "refit_adapt_delta": check_probability,
 }
 

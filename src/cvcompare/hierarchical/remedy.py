@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cvcompare._validation import check_int, check_probability
+from cvcompare._validation import check_int, check_probability, check_real
 
 from .diagnostics import ConvergenceWarning
 from .fit import fit_hierarchical
@@ -54,6 +54,23 @@ class RefitRecord:
     attempts: int
     first_ok: bool
     remedy: str
+
+
+def check_refit_scale(value: Any, name: str) -> float:
+    """Check a factor of warm-up and draws for a refit: a finite real number >= 1 (not a
+    bool or a string), returned as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If ``value`` is NaN, infinite or below 1.
+    """
+    scale = check_real(value, name, "a number >= 1")
+    if not (np.isfinite(scale) and scale >= 1):
+        raise ValueError(f"{name}: expected a number >= 1, got {scale}")
+    return scale
 
 
 def fit_with_remedy(
@@ -98,9 +115,7 @@ def fit_with_remedy(
         warning but in ``record.remedy``.
     """
     refits = check_int(refits, "refits", minimum=0)
-    refit_scale = float(refit_scale)
-    if not np.isfinite(refit_scale) or refit_scale < 1.0:
-        raise ValueError(f"refit_scale: expected a number >= 1, got {refit_scale!r}")
+    refit_scale = check_refit_scale(refit_scale, "refit_scale")
     refit_adapt_delta = check_probability(refit_adapt_delta, "refit_adapt_delta")
     if "seed" in settings:
         raise ValueError("settings: 'seed' is drawn from rng; do not pass it")
