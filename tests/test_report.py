@@ -1300,3 +1300,37 @@ def test_a_report_of_raw_scores_of_very_different_scales_says_so():
     same = table.assign(score=table["score"] * 3e4)
     plain = build_report(compare_learners(same, **options | {"rope": (-30, 30)})).markdown
     assert "different scales" not in plain
+
+
+@pytest.mark.parametrize(
+    ("test", "field", "value", "attribute"),
+    [
+        ("idp-signed-rank", "idp_s", 5.0, "lower_prob"),
+        ("bayes-signed-rank", "signed_rank_prior", 3.0, "p_right"),
+        ("bayes-sign", "sign_prior", 6.0, "p_rope"),
+    ],
+)
+def test_prior_settings_reach_the_tests(test, field, value, attribute):
+    """Each prior the report states among its settings is the one its tests use: a
+    different value changes the test's result (the IDP's lower probability moves with s,
+    Benavoli et al. 2014, Sec. 3), so no report states a prior it did not compute with."""
+    from dataclasses import replace
+
+    from cvcompare.report.analysis import Settings, run_test
+
+    gen = np.random.default_rng(4)
+    x = 0.01 + 0.02 * gen.standard_normal((12, 10))
+    sizes = np.ones(12)
+    base = Settings(
+        rho=0.1, rope=(-0.01, 0.01), alpha=0.05, threshold=0.95, seed=1, n_samples=4000,
+        scale="fraction",
+    )  # fmt: skip
+
+    def result(settings):
+        res = run_test(test, x, sizes, settings, "a", "b")
+        return res[1] if test == "idp-signed-rank" else res
+
+    changed = result(replace(base, **{field: value}))
+    assert getattr(changed, attribute) != getattr(result(base), attribute)
+    if test == "idp-signed-rank":
+        assert changed.s == value

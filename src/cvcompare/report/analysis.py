@@ -147,10 +147,6 @@ class Settings:
         Pseudo-observations of the Bayesian sign test, placed in the rope (1).
     idp_s : float
         Strength of the IDP prior.
-    correlated_t_prior : str
-        Prior of the Bayesian correlated t-test.
-    nu_prior : str
-        Prior of the hierarchical model's degrees of freedom.
     version : str
         Version of cvcompare.
     zero_method : {"drop", "split"}
@@ -180,8 +176,6 @@ class Settings:
     signed_rank_prior: float = 0.5
     sign_prior: float = 1.0
     idp_s: float = IDP_DEFAULT_S
-    correlated_t_prior: str = "matching (Corani & Benavoli 2015, Corollary 1)"
-    nu_prior: str = "hyper"
     version: str = __version__
     zero_method: str = "drop"
 
@@ -537,7 +531,9 @@ def _dp_and_idp(x, sizes, settings, key):
     # the same stream for both: common random numbers, lower <= DP <= upper draw by draw
     return (
         dp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
-        idp_signed_rank(means, n_samples=settings.n_samples, rng=key, scale="raw"),
+        idp_signed_rank(
+            means, s=settings.idp_s, n_samples=settings.n_samples, rng=key, scale="raw"
+        ),
     )
 
 

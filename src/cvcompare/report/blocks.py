@@ -418,7 +418,7 @@ def _settings(results: ComparisonResults) -> list[tuple]:
         f"rho = {s.rho:g} ({_rho_origin(s, results.n_folds)}); rope = "
         f"[{s.rope[0]:g}, {s.rope[1]:g}]; alpha = {s.alpha:g}; decision probability "
         f"{s.threshold:g}",
-        f"Bayesian correlated t-test prior: {s.correlated_t_prior}",
+        "Bayesian correlated t-test prior: matching (Corani & Benavoli 2015, Corollary 1)",
     ]
     if across:
         settings.append(
