@@ -191,9 +191,15 @@ def test_report_says_why_the_iman_davenport_statistic_is_infinite():
     assert results.friedman.statistic == pytest.approx(8 * 2, rel=1e-12)
     assert np.isinf(results.friedman.ff_statistic)
     assert (
-        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike), p = 0: "
-        in build_report(results).markdown
-    )
+        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike; p is the "
+        "exact chance of that when each data set ranks them at random), p = 3.57e-06: the "
+        "learners differ at 0.05" in build_report(results).markdown
+    )  # 3!^(1 - 8) = 3.57e-06
+    # on two data sets rankings alike are a chance of 1 in 3! = 6: no difference at 0.05
+    two = table[table["dataset"].isin(table["dataset"].unique()[:2])]
+    results = compare_learners(two, hierarchical=False, n_samples=N)
+    assert results.friedman.ff_pvalue == 1 / 6
+    assert "p = 0.167: no significant difference at 0.05" in build_report(results).markdown
 
 
 def test_report_friedman_and_nemenyi(small):

@@ -218,8 +218,14 @@ def _friedman_line(results: ComparisonResults) -> str:
         + _ties_note(results)
         + "; "
         f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}"
-        # F divides by the spread of ranks that chi-square leaves, none when ranks agree
-        + (" (every data set ranks the learners alike)" if np.isinf(fr.ff_statistic) else "")
+        # F divides by the spread of ranks that chi-square leaves, none when ranks agree;
+        # the p-value is then the exact chance of rankings alike (friedman_test)
+        + (
+            " (every data set ranks the learners alike; p is the exact chance of that when "
+            "each data set ranks them at random)"
+            if np.isinf(fr.ff_statistic)
+            else ""
+        )
         + f", p = {_fmt(fr.ff_pvalue)}: "
         + ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
         + f" at {s.alpha:g}"
