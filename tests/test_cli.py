@@ -195,6 +195,19 @@ def test_rank_learners_ranks_the_chosen_learners_in_their_order(capsys, small_cs
     assert [r["learner"] for r in json.loads(out) if "learner" in r] == ["knn", "rf"]
 
 
+def test_report_says_on_the_console_that_rho_was_assumed(capsys, small_csv, tmp_path):
+    """As compare does: a 5 x 2-fold design also has 10 fold results per data set, and its
+    rho is 0.5, not the 0.1 assumed; the page states it among its settings, the console
+    says it where the user looks."""
+    args = ["report", str(small_csv), "--no-hierarchical", "--n-samples", "2500", "--quiet"]
+    code, _, err = _run(capsys, *args, "-o", str(tmp_path / "assumed"))
+    assert code == 0
+    assert "cvcompare: note: --rho not given: rho = 0.1 assumed" in err
+    assert "(10 fold results per data set)" in err and "0.5 for 5 x 2-fold" in err
+    code, _, err = _run(capsys, *args, "-o", str(tmp_path / "given"), "--rho", "0.5")
+    assert code == 0 and "--rho not given" not in err
+
+
 def test_compare_all_tests_on_small_csv(capsys, small_csv):
     code, out, err = _run(
         capsys,

@@ -442,7 +442,12 @@ def _check_default_rho(args: argparse.Namespace, n_folds: int, tests: Sequence[s
         args.rho = DEFAULT_RHO
         return
     args.rho = check_rho(None, n_folds)
-    args.rho_note = (
+    args.rho_note = _assumed_rho_note(n_folds)
+
+
+def _assumed_rho_note(n_folds: int) -> str:
+    """The note that rho = 0.1 was assumed for ``n_folds`` fold results per data set."""
+    return (
         f"--rho not given: rho = {DEFAULT_RHO} assumed, for runs of 10-fold cross-validation "
         f"({n_folds} fold results per data set); give --rho n_test/n_total otherwise (1/k "
         "for k-fold, e.g. 0.5 for 5 x 2-fold)"
@@ -678,6 +683,8 @@ def _report(args: argparse.Namespace) -> list[Row]:
         build_report(results).write(out)
     except OSError as exc:
         raise _ArgumentError(f"-o: cannot write the report to {out}: {exc}") from None
+    if results.settings.rho_assumed:  # as compare says it; the page says it too
+        print(f"cvcompare: note: {_assumed_rho_note(results.n_folds)}", file=sys.stderr)
     return [
         {
             "html": str(out / "report.html"),
