@@ -635,6 +635,8 @@ def test_rerun_command_gives_the_same_report(tmp_path, capsys, monkeypatch, rope
     md = (tmp_path / "first" / "report.md").read_text()
     assert f"rope = {shown}" in md
     rerun = shlex.split(re.search(r"Rerun: `(.*)`", md).group(1))
+    # the file is named without its folder, which the page says
+    assert "`, in the folder that holds the results file" in md
     assert rerun[:2] == ["cvcompare", "report"] and rerun[rerun.index("-o") + 1] == "DIR"
     assert rerun[rerun.index("--scale") + 1] == "percent"
     assert rerun[rerun.index("--rho") + 1] == "0.0666666667"  # every digit given

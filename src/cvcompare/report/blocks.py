@@ -446,7 +446,10 @@ def _settings(results: ComparisonResults) -> list[tuple]:
     fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
     if fits:
         settings.append(_hierarchical_line(fits, s))
-    settings.append("Rerun: `" + rerun_command(results) + "`")
+    # the command names the results file as the page does, without the folder it was in
+    settings.append(
+        "Rerun: `" + rerun_command(results) + "`, in the folder that holds the results file"
+    )
     return [("h", 2, "Settings (to cite and rerun)"), ("list", settings)]
 
 
