@@ -894,8 +894,11 @@ def _model_options() -> _Parser:
 
 def _add_compare(cmp_: _Parser) -> None:
     """The options of the ``compare`` command."""
-    cmp_.add_argument("--a", help="first learner (differences are a - b)")
-    cmp_.add_argument("--b", help="second learner")
+    cmp_.add_argument(
+        "--a",
+        help="first learner (differences are a - b); a name that starts with a minus as --a=-NAME",
+    )
+    cmp_.add_argument("--b", help="second learner; a name that starts with a minus as --b=-NAME")
     cmp_.add_argument(
         "--all-pairs",
         action="store_true",

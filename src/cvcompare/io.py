@@ -556,11 +556,13 @@ def fold_differences(
         Differences as fractions (in the score's unit for ``scale="raw"``), one row per
         data set, folds in the order of their labels. A data set whose differences agree
         within the rounding error of a difference (``12 eps s``, ``s`` the largest magnitude
-        of the two learners' scores on it; :func:`mean_differences`) gets their mean on
-        every fold: constant, as the decimals it was read from are, so that the tests see
-        no variance.
+        of the two learners' scores on it;
+        :func:`cvcompare._validation.constant_within_rounding`) gets their mean on every
+        fold: constant, as the decimals it was read from are, so that the tests see no
+        variance.
     datasets : list of str
-        The data sets of the rows, in the order of first appearance in the table.
+        The data sets of the rows, in the order of their first appearance among ``a``'s
+        rows of the table.
 
     Raises
     ------
@@ -595,7 +597,8 @@ def fold_differences(
         raise ValueError(
             f"a, b: learners {a!r} and {b!r} do not have the same (dataset, fold) pairs: "
             f"{lacking!r} has no score for {len(gaps[gaps[lacking].isna()])} of the other's, "
-            f"e.g. (dataset, fold) = {', '.join(map(str, unpaired))}"
+            f"e.g. (dataset, fold) = {', '.join(map(str, unpaired))}; compare them on the "
+            "folds both have: remove the others from the table"
         )
     # each data set's differences in the order of its fold labels, which may be numbered
     # per data set (0, ..., n - 1) or across them
@@ -610,7 +613,7 @@ def fold_differences(
             f"{usual} on {len(counts) - len(odd)} of the {len(counts)}, but "
             f"{', '.join(f'{n} on {d!r}' for d, n in odd[:3].items())}"
             f"{' and others' if len(odd) > 3 else ''}; every data set needs the same "
-            "cross-validation design"
+            "cross-validation design: remove the data sets, or the folds, that differ"
         )
     x = np.stack([diff.get_group(d).to_numpy(dtype=float) for d in datasets])
     x = constant_within_rounding(x, pair_score_sizes(pair, a, b, datasets))
@@ -762,7 +765,11 @@ def mean_score_matrix(
     if means.isna().any().any():
         gaps = means.isna().stack()
         learner, dataset = gaps[gaps].index[0][::-1]
-        raise ValueError(f"table: learner {learner!r} has no result on data set {dataset!r}")
+        raise ValueError(
+            f"table: learner {learner!r} has no result on data set {dataset!r}; rank the "
+            "learners on the data sets they all have: remove the others from the table, or "
+            "leave that learner out"
+        )
     cover = table.groupby(["dataset", "fold"], sort=False)["learner"].nunique()
     if (cover < len(names)).any():
         dataset, fold = cover.index[np.argmax(cover.to_numpy() < len(names))]
