@@ -86,9 +86,13 @@ from cvcompare.report.analysis import (
     Settings,
     correlated_t_tallies,
     difference_scale,
+    favoured,
     holm_floor,
+    idp_verdict,
     pair_sizes,
+    poisson_verdict,
     run_test,
+    two_sided_verdict,
     typical_size_range,
 )
 from cvcompare.report.sentences import (
@@ -263,12 +267,22 @@ def _rows_correlated_t(res, datasets, args) -> list[Row]:
     ] + [summary]
 
 
+#: The report's verdicts (``"first"``, ``"second"``) in the command line's words.
+_LETTERS = {"first": "a", "second": "b"}
+
+
+def _letter(verdict: str) -> str:
+    """A verdict of the report in the command line's words: ``a`` or ``b`` for the learner
+    declared better, other verdicts (``none``, ``neither``, ``indeterminate``) as they are."""
+    return _LETTERS.get(verdict, verdict)
+
+
 def _rows_poisson(res, datasets, args) -> list[Row]:
     return [
         {
             "prob_a_better": res.prob_majority,
             "prob_b_better": res.prob_majority_negative,
-            "decision": "a" if res.decision else "b" if res.decision_negative else "none",
+            "decision": _letter(poisson_verdict(res)),
         }
     ]
 
@@ -278,22 +292,16 @@ def _rows_two_sided(res, datasets, args) -> list[Row]:
     learner its statistic favours (``side``: the larger rank sum, the more wins), the
     decision for it where ``p < alpha``, and the data sets without a difference (``n_zero``,
     left out of the test by its ``zero_method``)."""
-    favours = _SIDES[res.side]
-    verdict = favours if res.pvalue < args.alpha else "none"
     return [
         {
             "statistic": res.statistic,
             "pvalue": res.pvalue,
-            "favours": favours,
-            "decision": verdict,
+            "favours": _letter(favoured(res.side)),
+            "decision": _letter(two_sided_verdict(res.side, res.pvalue, args.alpha)),
             "n_zero": res.n_zero,
             "zero_method": args.zero_method,
         }
     ]
-
-
-#: The learner a two-sided test's side favours.
-_SIDES = {1: "a", -1: "b", 0: "neither"}
 
 
 def _rows_bayes(res, datasets, args) -> list[Row]:
@@ -315,11 +323,6 @@ def _rows_bayes(res, datasets, args) -> list[Row]:
     return [row]
 
 
-#: The IDP test's decisions in the command line's words: the first learner (a), the second
-#: (b), neither, or a decision that depends on the prior.
-_IDP_VERDICT = {"right": "a", "left": "b", "none": "none", "indeterminate": "indeterminate"}
-
-
 def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
     """The DP's probabilities and the IDP's bounds, each with its Monte Carlo standard error
     (``..._se``), and the IDP's decision."""
@@ -334,7 +337,7 @@ def _rows_idp_signed_rank(res, datasets, args) -> list[Row]:
             "prob_b_better_se": dp.prob_less_se,
             "lower_prob_a_better_se": idp.lower_mc_se,
             "upper_prob_a_better_se": idp.upper_mc_se,
-            "decision": _IDP_VERDICT[idp.decision(_THRESHOLD)],
+            "decision": _letter(idp_verdict(idp, _THRESHOLD)),
         }
     ]
 

@@ -85,11 +85,15 @@ __all__ = [
     "compare_learners",
     "correlated_t_tallies",
     "difference_scale",
+    "favoured",
     "holm_floor",
+    "idp_verdict",
     "pair_sizes",
+    "poisson_verdict",
     "typical_size_range",
     "run_test",
     "seed_key",
+    "two_sided_verdict",
 ]
 
 #: Key of the Monte Carlo streams, shared with ``cvcompare compare``.
@@ -185,6 +189,35 @@ class Settings:
 _VERDICTS = {"right": "first", "left": "second", "rope": "equivalent"}
 
 
+def idp_verdict(idp: IDPSignedRankPosterior, threshold: float) -> str:
+    """Which learner the IDP test declares better at ``threshold``: ``"first"``,
+    ``"second"``, ``"none"`` or ``"indeterminate"`` (the prior decides;
+    :meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`)."""
+    verdict = idp.decision(threshold)
+    return _VERDICTS.get(verdict, verdict)
+
+
+def poisson_verdict(res: PoissonBinomialResult) -> str:
+    """Which learner the Poisson-binomial test declares better: ``"first"``, ``"second"``
+    or ``"none"``."""
+    if res.decision:
+        return "first"
+    return "second" if res.decision_negative else "none"
+
+
+def favoured(side: int) -> str:
+    """The learner that a two-sided rank test's statistic favours (its ``side``: the larger
+    rank sum, the more wins): ``"first"`` (1), ``"second"`` (-1) or ``"neither"`` (0)."""
+    return {1: "first", -1: "second", 0: "neither"}[side]
+
+
+def two_sided_verdict(side: int, pvalue: float, alpha: float) -> str:
+    """The learner a two-sided test declares better (:func:`favoured`) where ``pvalue``
+    (Holm-adjusted, where a family of pairs is tested) is below ``alpha``; else
+    ``"none"``."""
+    return favoured(side) if pvalue < alpha else "none"
+
+
 @dataclass(frozen=True, eq=False)
 class PairResult:
     """All tests of one pair; ``None`` for a test that needs more data sets than given.
@@ -262,28 +295,11 @@ class PairResult:
         any other verdict (``"none"``, ``"equivalent"``, ``"indeterminate"``) unchanged."""
         return {"first": self.first, "second": self.second}.get(verdict, verdict)
 
-    def idp_verdict(self, threshold: float) -> str:
-        """Which learner the IDP test declares better at ``threshold``: ``"first"``,
-        ``"second"``, ``"none"`` or ``"indeterminate"``
-        (:meth:`~cvcompare.stats.IDPSignedRankPosterior.decision`); on two or more data
-        sets."""
-        verdict = self.idp.decision(threshold)
-        return _VERDICTS.get(verdict, verdict)
-
-    def poisson_verdict(self) -> str:
-        """Which learner the Poisson-binomial test declares better: ``"first"``,
-        ``"second"`` or ``"none"``; on two or more data sets."""
-        if self.poisson.decision:
-            return "first"
-        return "second" if self.poisson.decision_negative else "none"
-
     def two_sided_verdict(self, test: str, alpha: float) -> str:
         """Which learner the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
-        better where its Holm-adjusted p-value is below ``alpha``: ``"first"``,
-        ``"second"`` or ``"none"``; on two or more data sets."""
-        if self.holm[test] >= alpha:
-            return "none"
-        return "first" if getattr(self, test).side > 0 else "second"
+        better where its Holm-adjusted p-value is below ``alpha`` (:func:`two_sided_verdict`);
+        on two or more data sets."""
+        return two_sided_verdict(getattr(self, test).side, self.holm[test], alpha)
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,11 +406,11 @@ class ComparisonResults:
             rows.append(pair | {"test": "dp"} | dp | {"verdict": verdict})
             idp = {"p_right_lower": p.idp.lower_prob, "p_right_upper": p.idp.upper_prob}
             idp |= {"p_right_lower_se": p.idp.lower_mc_se, "p_right_upper_se": p.idp.upper_mc_se}
-            rows.append(pair | {"test": "idp"} | idp | {"verdict": p.idp_verdict(s.threshold)})
+            rows.append(pair | {"test": "idp"} | idp | {"verdict": idp_verdict(p.idp, s.threshold)})
             rows.append(
                 pair
                 | {"test": "poisson", "p_left": p.poisson.prob_majority_negative}
-                | {"p_right": p.poisson.prob_majority, "verdict": p.poisson_verdict()}
+                | {"p_right": p.poisson.prob_majority, "verdict": poisson_verdict(p.poisson)}
             )
             for test in ("wilcoxon", "sign"):
                 pvalues = {"pvalue": getattr(p, test).pvalue, "pvalue_holm": p.holm[test]}

@@ -22,7 +22,7 @@ import numpy as np
 
 from cvcompare.plots.posterior import difference_text
 
-from .analysis import ComparisonResults, PairResult, Settings
+from .analysis import ComparisonResults, PairResult, Settings, idp_verdict, poisson_verdict
 from .figures import cd_figures, heatmap_figures, pair_figures
 from .rerun import rerun_command
 from .sentences import (
@@ -85,8 +85,8 @@ def _summary_table(results: ComparisonResults):
                 _hierarchical_cell(p, thr),
                 short_decision(p.first, p.second, p.bayes_signed_rank, thr),
                 short_decision(p.first, p.second, p.bayes_sign, thr),
-                _verdict_cell(p, p.idp_verdict(thr)),
-                _verdict_cell(p, p.poisson_verdict()),
+                _verdict_cell(p, idp_verdict(p.idp, thr)),
+                _verdict_cell(p, poisson_verdict(p.poisson)),
                 _two_sided_cell(p, "wilcoxon", results.settings.alpha, several),
                 _two_sided_cell(p, "sign", results.settings.alpha, several),
             ]

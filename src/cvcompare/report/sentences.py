@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .analysis import PairResult, correlated_t_tallies
+from .analysis import PairResult, correlated_t_tallies, poisson_verdict
 
 __all__ = [
     "DIRICHLET_MASS",
@@ -328,7 +328,7 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
         )
         lines.append("Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign, rope, thr))
         lines.append(_idp_sentence(a, b, pair.idp, thr))
-        pb, verdict = pair.poisson, pair.poisson_verdict()
+        pb, verdict = pair.poisson, poisson_verdict(pair.poisson)
         verdict = "no decision" if verdict == "none" else f"{pair.learner(verdict)} is better"
         lines.append(
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
