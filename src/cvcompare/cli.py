@@ -63,7 +63,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from cvcompare._validation import DEFAULT_RHO, DEFAULT_ROPE, check_rho, check_rope
+from cvcompare._validation import (
+    DEFAULT_RHO,
+    DEFAULT_ROPE,
+    check_rho,
+    check_rope,
+    check_test_size,
+)
 from cvcompare.io import (
     COMPRESSIONS,
     HEADER_SEPARATORS,
@@ -750,27 +756,24 @@ def _positive(text: str) -> int:
     return value
 
 
-def _size(text: str) -> float:
-    """The size of a frequentist test: a number in (0, 0.5), as the library's tests take it."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 0.5), got {text!r}")
-    return value
+def _number_checked_by(check: Callable[[float], float], expected: str):
+    """An argparse type: the option's text as a number that the library's own ``check``
+    accepts (``expected``: what it accepts, in words)."""
+
+    def parse(text: str) -> float:
+        try:
+            return check(float(text))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+
+    return parse
 
 
-def _rho(text: str) -> float:
-    """``--rho``: the correlation ``n_test / n_total``, a number in [0, 1), checked whether
-    or not the tests asked for use it."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}") from None
-    if not 0 <= value < 1:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}")
-    return value
+#: ``--alpha``: the size of the frequentist tests, in (0, 0.5) (:func:`check_test_size`).
+_size = _number_checked_by(check_test_size, "a number in (0, 0.5)")
+#: ``--rho``: the correlation ``n_test / n_total``, in [0, 1) (:func:`check_rho`), checked
+#: whether or not the tests asked for use it.
+_rho = _number_checked_by(check_rho, "a number in [0, 1)")
 
 
 def _rope(text: str) -> tuple[float, float]:
