@@ -68,6 +68,7 @@ from cvcompare._validation import (
 from cvcompare.hierarchical.fit import NU_PRIORS, TOP_LEVELS
 from cvcompare.hierarchical.remedy import check_refit_scale
 from cvcompare.hierarchical.runners import RUNNERS
+from cvcompare.stats._results import region_counts
 from cvcompare.stats.signed_rank import IDP_DEFAULT_S, loss_threshold
 
 __all__ = [
@@ -426,13 +427,13 @@ def _truth(sim: Any, settings: dict[str, Any], rng: np.random.Generator) -> dict
 
     Settings: ``rope``. A difference on a rope bound counts as inside the rope.
     """
-    low, high = settings["rope"]
     delta = np.asarray(sim.true_delta, dtype=float)
+    left, rope, right = region_counts(delta, settings["rope"]) / delta.size
     return {
         "true_mean": float(delta.mean()),
-        "true_share_left": float(np.mean(delta < low)),
-        "true_share_rope": float(np.mean((delta >= low) & (delta <= high))),
-        "true_share_right": float(np.mean(delta > high)),
+        "true_share_left": float(left),
+        "true_share_rope": float(rope),
+        "true_share_right": float(right),
     }
 
 

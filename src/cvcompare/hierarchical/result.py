@@ -16,7 +16,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from cvcompare._validation import check_array, check_probability
-from cvcompare.stats._results import BayesianDecisionMixin
+from cvcompare.stats._results import BayesianDecisionMixin, region_counts
 from cvcompare.stats.odds import posterior_odds as _odds
 
 from .diagnostics import HierarchicalDiagnostics, mcse_probability
@@ -104,11 +104,9 @@ def next_dataset_probs(
 
 
 def _region_shares(draws: np.ndarray, rope: tuple[float, float]) -> np.ndarray:
-    """Shares of the draws (rows) of each column left of, inside and right of the rope."""
-    low, high = rope
-    left = np.mean(draws < low, axis=0)
-    right = np.mean(draws > high, axis=0)
-    return np.column_stack([left, 1.0 - left - right, right])
+    """Shares of the draws (rows) of each column left of, inside and right of the rope,
+    shape ``(columns, 3)`` (:func:`cvcompare.stats._results.region_counts`)."""
+    return (region_counts(draws, rope) / len(draws)).T
 
 
 @dataclass(frozen=True, eq=False)

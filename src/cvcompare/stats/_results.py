@@ -15,11 +15,27 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
+
 from cvcompare._validation import check_probability
 
-__all__ = ["BayesianDecisionMixin"]
+__all__ = ["BayesianDecisionMixin", "region_counts"]
 
 Decision = Literal["left", "rope", "right", "none"]
+
+
+def region_counts(values: np.ndarray, rope: tuple[float, float]) -> np.ndarray:
+    """How many of ``values`` (along the first axis) lie left of, inside and right of the
+    rope ``(low, high)``, its ends counting as inside: shape ``(3,) + values.shape[1:]``.
+
+    The one rule of the package's regions: the Bayesian sign test's counts (Benavoli et al.
+    2017, Sec. 3.1), the hierarchical model's posterior shares and the true differences of
+    a simulation.
+    """
+    low, high = rope
+    left = np.count_nonzero(values < low, axis=0)
+    right = np.count_nonzero(values > high, axis=0)
+    return np.stack([left, len(values) - left - right, right])
 
 
 class BayesianDecisionMixin:

@@ -47,7 +47,7 @@ from cvcompare._validation import (
     check_scaled_rope,
 )
 from cvcompare.seeding import RngLike, as_generator
-from cvcompare.stats._results import BayesianDecisionMixin
+from cvcompare.stats._results import BayesianDecisionMixin, region_counts
 
 __all__ = [
     "MAX_CONCENTRATION",
@@ -339,8 +339,7 @@ def bayesian_sign_test(
     place = check_choice(prior_place, "prior_place", _REGIONS)
     n_samples = check_int(n_samples, "n_samples", minimum=1)
     gen = as_generator(rng)
-    counts = (int(np.sum(z < low)), 0, int(np.sum(z > high)))
-    counts = (counts[0], z.size - counts[0] - counts[2], counts[2])
+    counts = tuple(int(c) for c in region_counts(z, (low, high)))
     alpha = np.asarray(counts, dtype=float) + _BASE_COUNT
     alpha[_REGIONS.index(place)] += s
     if alpha.max() > MAX_CONCENTRATION:
