@@ -349,7 +349,27 @@ def test_true_delta_summary_counts_the_rope_bounds_as_inside():
         (_curves(panels="m", names=["m"]), r"names must map grid axes to their names in words"),
         (
             _curves(metric=["power"], panels="m"),
-            r"figure_curves: \['metric'\] must each name a metric or grid axis",
+            r"figure_curves: metric must name a metric, or map test ids to metric ids, got "
+            r"\['power'\]",
+        ),
+        (
+            _curves(lines=["m"]),
+            r"figure_curves: \['lines'\] must each name a grid axis",
+        ),
+        # each test's own metric: the metric must list the test, labels name mapped tests
+        (
+            _curves(panels="m", metric={"signed_rank": "gap"}),
+            r"figure.settings.metric: figure_curves draws the metric 'gap' of the "
+            r"test\(s\) \['signed_rank'\], which that metric does not list",
+        ),
+        (
+            _curves(panels="m", metric={"poisson": "power"}, labels={"signed_rank": "SR"}),
+            r"figure_curves: labels: \['signed_rank'\] are not tests that metric maps",
+        ),
+        (
+            _curves(panels="m", metric={"poisson": "gaps"}),
+            r"figure.settings.metric: figure_curves draws the metric 'gaps', which `metrics` "
+            r"does not define",
         ),
         (
             _curves(panels="m", labels={"signed-rank": "SR"}),
@@ -696,6 +716,37 @@ def test_the_figure_laid_out_by_its_settings_draws_every_grid_point_once():
     # an axis left out gives two rows per point: refused, not drawn over each other
     with pytest.raises(ValueError, match="several rows at one value of 'delta'"):
         figure_curves(agg, title="t", **_CURVES)
+
+
+def test_the_figure_laid_out_by_its_settings_draws_each_test_s_own_metric():
+    """A test's rejection rate beside another's mean p-value (as a frequentist test's
+    power beside a Bayesian test's share of runs above a threshold), in one figure: metric
+    maps each test to its metric, and only those tests are drawn, each with its own
+    metric's values."""
+    raw = copy.deepcopy(SMALL)
+    raw["metrics"].append(
+        {"id": "mean_p", "kind": "mean", "column": "pvalue", "tests": ["signed_rank"]}
+    )
+    mapping = {"poisson": "power", "signed_rank": "mean_p"}
+    settings = {**_CURVES, "metric": mapping, "panels": "m", "labels": {"poisson": "P-B"}}
+    raw["figure"] = {"function": "figure_curves", "settings": settings}
+    spec = spec_of(raw)
+    agg = _fake_aggregate(spec)
+    mean_p = agg[agg["test"] == "signed_rank"].assign(
+        metric="mean_p", value=lambda t: 1 - t["value"]
+    )
+    agg = pd.concat([agg, mean_p], ignore_index=True)
+    fig = spec.draw_figure(agg)
+    for ax, m in zip(fig.axes, (1, 2), strict=True):
+        drawn = {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers}
+        assert sorted(drawn) == ["P-B", "signed_rank"]
+        for label, (test, metric) in zip(("P-B", "signed_rank"), mapping.items(), strict=True):
+            rows = agg[(agg["m"] == m) & (agg["test"] == test) & (agg["metric"] == metric)]
+            assert drawn[label] == list(rows.sort_values("delta")["value"])
+    # one test in the mapping: only it is drawn
+    one = {**_CURVES, "metric": {"signed_rank": "mean_p"}}
+    (ax,) = figure_curves(agg[agg["m"] == 1], title="t", **one).axes
+    assert [c.get_label() for c in ax.containers] == ["signed_rank"]
 
 
 def test_the_figure_laid_out_by_its_settings_draws_no_two_tests_or_lines_alike():

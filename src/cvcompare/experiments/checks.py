@@ -496,9 +496,10 @@ def _check_figure(
 
 def _where(settings: Mapping[str, Any], name: str) -> str:
     """Where a figure's file names ``name`` (a test or grid axis the figure reads): the
-    setting whose value is that name or a mapping with that key, else its function."""
+    setting whose value is that name or a mapping with that key or value, else its
+    function."""
     for key, value in settings.items():
-        if value == name or (isinstance(value, Mapping) and name in value):
+        if value == name or (isinstance(value, Mapping) and name in (*value, *value.values())):
             return f"figure.settings.{key}"
     return "figure.function"
 

@@ -69,16 +69,33 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     Raises
     ------
     ValueError
-        If ``metric``, ``x``, ``panels`` or ``lines`` is not a name, ``labels`` not a mapping,
+        If ``metric`` is neither a name nor a mapping of test ids to metric names, ``labels``
+        names a test that a mapping ``metric`` does not, ``x``, ``panels`` or ``lines`` is
+        not a name, ``labels`` not a mapping,
         ``names`` not a mapping of the axes of ``panels`` and ``lines`` to words,
         ``reference`` not a number, or one grid axis is named twice.
     """
-    named = {k: settings[k] for k in ("metric", "x", "panels", "lines") if settings.get(k)}
+    metric = settings.get("metric")
+    named = {k: settings[k] for k in ("x", "panels", "lines") if settings.get(k)}
     if bad := [k for k, v in named.items() if not isinstance(v, str)]:
-        raise ValueError(f"{bad} must each name a metric or grid axis, got {named}")
+        raise ValueError(f"{bad} must each name a grid axis, got {named}")
     labels = settings.get("labels") or {}
     if not isinstance(labels, Mapping):
         raise ValueError(f"labels must map test ids to names, got {labels!r}")
+    if isinstance(metric, Mapping) and metric:
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in metric.items()):
+            raise ValueError(f"metric must map test ids to metric ids, got {metric!r}")
+        if unknown := sorted(set(labels) - set(metric)):
+            raise ValueError(f"labels: {unknown} are not tests that metric maps, {list(metric)}")
+        drawn: dict[str, tuple[str, ...]] = {}
+        for test, m in metric.items():
+            drawn[m] = (*drawn.get(m, ()), test)
+    elif isinstance(metric, str) and metric:
+        drawn = {metric: tuple(labels)}
+    else:
+        raise ValueError(
+            f"metric must name a metric, or map test ids to metric ids, got {metric!r}"
+        )
     names = settings.get("names") or {}
     if not isinstance(names, Mapping) or not all(isinstance(v, str) for v in names.values()):
         raise ValueError(f"names must map grid axes to their names in words, got {names!r}")
@@ -93,7 +110,7 @@ def _reads(settings: Mapping[str, Any]) -> FigureReads:
     axes = tuple(named[k] for k in ("x", "panels", "lines") if k in named)
     if len(set(axes)) < len(axes):
         raise ValueError(f"x, panels and lines must name different grid axes, got {axes}")
-    return FigureReads({named["metric"]: tuple(labels)}, axes, covers_grid=True)
+    return FigureReads(drawn, axes, covers_grid=True)
 
 
 def _numeric(xs: pd.Series) -> bool:
@@ -128,7 +145,7 @@ def figure_curves(
     aggregate: pd.DataFrame,
     *,
     title: str | None = None,
-    metric: str,
+    metric: str | Mapping[str, str],
     x: str,
     xlabel: str,
     ylabel: str,
@@ -147,8 +164,11 @@ def figure_curves(
         named by ``x``, ``panels`` and ``lines``.
     title : str, optional
         Figure title.
-    metric : str
-        The metric drawn (its id in the experiment file).
+    metric : str or mapping of str to str
+        The metric drawn (its id in the experiment file), of every test it covers; or each
+        test's own metric, by test id (``{signed_rank: power, bayes: share_right}``: a
+        frequentist test's rejection rate beside the share of runs in which a Bayesian
+        test's posterior probability exceeds a threshold), which draws those tests only.
     x : str
         The grid axis on the horizontal axis.
     xlabel, ylabel : str
@@ -185,7 +205,16 @@ def figure_curves(
         If a test has several rows at one value of ``x`` in a panel and line (a grid axis
         with several values that the settings do not name).
     """
-    sel = select(aggregate, metric, [a for a in (x, panels, lines) if a])
+    needed = [a for a in (x, panels, lines) if a]
+    if isinstance(metric, str):
+        sel = select(aggregate, metric, needed)
+    else:  # each test's own metric
+        sel = pd.concat(
+            [
+                (rows := select(aggregate, m, needed))[rows["test"] == test]
+                for test, m in metric.items()
+            ]
+        )
     words = {axis: (names or {}).get(axis, axis) for axis in (panels, lines) if axis}
     named = {t: i for i, t in enumerate(labels or {})}
     tests = sorted(sel["test"].unique(), key=lambda t: (named.get(t, len(named)), t))
@@ -206,9 +235,9 @@ def figure_curves(
                 continue
             if g[x].duplicated().any():
                 raise ValueError(
-                    f"aggregate: metric {metric!r} of test {test!r} has several rows at one "
-                    f"value of {x!r}; name the grid axis that tells them apart as panels or "
-                    "lines"
+                    f"aggregate: metric {g['metric'].iloc[0]!r} of test {test!r} has several "
+                    f"rows at one value of {x!r}; name the grid axis that tells them apart as "
+                    "panels or lines"
                 )
             label = (labels or {}).get(test, test)
             label += f", {words[lines]} = {line}" if lines else ""
