@@ -61,7 +61,7 @@ def tiny() -> pd.DataFrame:
 
 def run(name: str, settings: dict, data: pd.DataFrame, seed: int = 0):
     entry = ANALYSES[name]
-    return entry.function(entry.check(settings), data, np.random.default_rng(seed))
+    return entry.function(entry.check(settings, data), data, np.random.default_rng(seed))
 
 
 def by_key(rows: list[dict]) -> dict[tuple[str, str], dict]:

@@ -35,7 +35,7 @@ def tiny_table(n_datasets=6, n_folds=10):
 
 def _run(function, settings, data):
     entry = ANALYSES[function]
-    out = entry.function(entry.check(settings), data, np.random.default_rng(1))
+    out = entry.function(entry.check(settings, data), data, np.random.default_rng(1))
     return {(r["test"], r["metric"]): r for r in out.rows}, out.figure_data
 
 

@@ -579,3 +579,52 @@ def test_the_slurm_profile_gives_the_local_results_byte_for_byte(smoke, tmp_path
     assert "localrule comparison" in log  # small rules stay on the submitting node
     if REAL.is_file():  # the analyses of the real data, which fit Stan, do not
         assert "\nrule analyse:" in log and "localrule analyse" not in log
+
+
+def _accuracies_file(path, learners, n_datasets):
+    """A file in the block format of the real results: ``learners`` on ``n_datasets``
+    data sets, 10 folds each."""
+    gen = np.random.default_rng(0)
+    lines = []
+    for learner in learners:
+        lines.append(learner)
+        for d in range(n_datasets):
+            values = " ".join(f"{v:.3f}" for v in gen.uniform(70, 90, 10))
+            lines.append(f"  data{d:02d} {values}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("learners", "n_datasets", "message"),
+    [
+        # P-T4 compares on data sets 1-27, 28-54 and all 54
+        (
+            ["nbc", "aode", "hnb", "j48", "j48gr"],
+            30,
+            "at grid point pair~nbc-aode/subset~28-54 (smoke), on the real results: stop: the "
+            "real results have 30 data sets, got stop=54",
+        ),
+        (
+            ["nbc", "aode", "hnb", "j48"],
+            54,
+            "on the real results: second: unknown learner 'j48gr'; the table has ['nbc', "
+            "'aode', 'hnb', 'j48']",
+        ),
+    ],
+)
+def test_a_dry_run_checks_the_real_data_analyses_against_the_results(
+    tmp_path, learners, n_datasets, message
+):
+    """An analysis of the real results that they cannot serve (a learner they lack, more
+    data sets than they hold) is refused before any job runs, naming the file, the grid
+    point and the setting, not when its job runs."""
+    work = workdir_with_config(tmp_path)
+    data = _accuracies_file(tmp_path / "accuracies.txt", learners, n_datasets)
+    config = ("--config", "experiments=[P-T4]", "fidelity=smoke", f"accuracies={data}")
+    proc = snakemake(work, "-n", *config, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    (line,) = [x for x in out.splitlines() if x.startswith("cvcompare: config/experiments/P-T4")]
+    assert line.startswith("cvcompare: config/experiments/P-T4.yaml: analysis 'pair_decisions'")
+    assert line.endswith(message) and "Traceback" not in out

@@ -93,6 +93,21 @@ ANALYSES = [eid for eid, spec in EXPERIMENTS.items() if spec.kind == "analysis"]
 ACCURACIES = config["accuracies"]
 REAL_DATA = [eid for eid in ANALYSES if EXPERIMENTS[eid].needs_real_data]
 REAL_DATA_PRESENT = Path(ACCURACIES).is_file()
+if REAL_DATA and REAL_DATA_PRESENT:
+    # what the analyses ask of the real results (their learners, as many data sets as
+    # they count) is checked now, so that a dry run catches it
+    from cvcompare.experiments.analyses import read_real_results
+    from cvcompare.experiments.checks import check_against_data
+
+    try:
+        _real = read_real_results(ACCURACIES)
+        for eid in REAL_DATA:
+            check_against_data(EXPERIMENTS[eid], _real, str(experiment_file(eid)))
+    except SpecError as error:
+        sys.exit(f"cvcompare: {error}")
+    except ValueError as error:  # the file itself, which the analyses could not read
+        sys.exit(f"cvcompare: accuracies: {error}")
+    del _real
 
 
 def chunk_size(eid):

@@ -7,15 +7,13 @@ sys.path.insert(0, str(Path(snakemake.scriptdir)))  # noqa: F821
 import _log  # noqa: E402
 
 from cvcompare.experiments import write_table  # noqa: E402
-from cvcompare.experiments.analyses import run_analysis  # noqa: E402
-from cvcompare.io import read_accuracies  # noqa: E402
+from cvcompare.experiments.analyses import read_real_results, run_analysis  # noqa: E402
 
 log = _log.setup(snakemake.log[0], snakemake.threads)  # noqa: F821
 job = snakemake.params.job  # noqa: F821
 data = None
 if "data" in snakemake.input.keys():  # noqa: F821
-    # The papers count 54 data sets: the repeated `credit` block line is kept as `credit#2`.
-    data = read_accuracies(snakemake.input.data, duplicates="keep", as_fraction=True)  # noqa: F821
+    data = read_real_results(snakemake.input.data)  # noqa: F821
     log.info(
         "read %d data sets of %d learners", data["dataset"].nunique(), data["learner"].nunique()
     )

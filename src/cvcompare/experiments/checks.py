@@ -26,7 +26,7 @@ from cvcompare.experiments.spec import (
     format_value,
 )
 
-__all__ = ["check_consistency"]
+__all__ = ["check_against_data", "check_consistency"]
 
 #: Result columns that grid axes may not be named after (``q`` may be an axis): those of
 #: every row and those any registered test writes (an axis ``statistic`` would share its
@@ -251,6 +251,41 @@ def _check_simulation(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict
         else:
             metric_labels[m["id"]] = set(used)
     return metric_labels
+
+
+def check_against_data(spec: ExperimentSpec, data: Any, what: str) -> None:
+    """Check an analysis of the real results against those results, at every fidelity and
+    grid point: the learners it names are among theirs, and it counts no more data sets
+    than they hold (the analysis' own ``validate_data``, which runs again before it runs).
+    The workflow runs this when the results are at hand, so that a dry run catches what
+    :func:`check_consistency`, which does not read them, cannot.
+
+    Parameters
+    ----------
+    spec : ExperimentSpec
+        An experiment whose analysis reads the real results.
+    data : pandas.DataFrame
+        The real results (:func:`cvcompare.io.read_accuracies`, as the workflow reads them).
+    what : str
+        Name of the document in error messages.
+
+    Raises
+    ------
+    SpecError
+        At the first setting the results cannot serve, naming the grid point.
+    """
+    from cvcompare.experiments.analyses import ANALYSES
+
+    entry = ANALYSES[spec.analysis.function]
+    for fid in FIDELITIES:
+        for p in spec.points(fid):
+            try:
+                entry.check(spec.settings_at(p, fid), data)
+            except (ValueError, TypeError) as exc:
+                raise SpecError(
+                    f"{what}: analysis {spec.analysis.function!r} at grid point {p.label} "
+                    f"({fid}), on the real results: {exc}"
+                ) from None
 
 
 def _check_analysis(spec: ExperimentSpec, fail: Callable[[str], None]) -> dict[str, set[str]]:

@@ -25,6 +25,7 @@ boxplot inputs) go in ``figure_data``, so that figure functions compute no stati
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,8 +42,11 @@ __all__ = [
     "UNCERTAINTIES",
     "AnalysisOutput",
     "RegisteredAnalysis",
+    "check_dataset_count",
     "check_learner_pair",
+    "check_pair_in_data",
     "learner_pair_differences",
+    "read_real_results",
     "register_analysis",
     "reported",
     "run_analysis",
@@ -125,6 +129,10 @@ class RegisteredAnalysis:
     validate : callable or None
         ``validate(settings)`` raising ``ValueError`` on a bad (complete) setting, so that
         a dry run catches it.
+    validate_data : callable or None
+        ``validate_data(settings, data)`` raising ``ValueError`` on a setting the real
+        results cannot serve (a learner they do not have, more data sets than they hold),
+        so that a dry run with the results at hand catches it too.
     """
 
     function: Analysis
@@ -132,12 +140,18 @@ class RegisteredAnalysis:
     metrics: frozenset[str]
     needs_data: bool
     validate: Callable[[dict[str, Any]], None] | None = field(default=None)
+    validate_data: Callable[[dict[str, Any], pd.DataFrame], None] | None = field(default=None)
 
-    def check(self, settings: Mapping[str, Any]) -> dict[str, Any]:
-        """Check settings; return them with the defaults filled in."""
+    def check(
+        self, settings: Mapping[str, Any], data: pd.DataFrame | None = None
+    ) -> dict[str, Any]:
+        """Check settings, against the real results ``data`` too where given; return them
+        with the defaults filled in."""
         full = check_settings(self, settings, "analysis")
         if self.validate is not None:
             self.validate(full)
+        if data is not None and self.validate_data is not None:
+            self.validate_data(full, data)
         return full
 
 
@@ -153,6 +167,33 @@ def check_learner_pair(settings: Mapping[str, Any]) -> None:
         raise ValueError(
             f"first, second: expected two different learners, got {settings['first']!r} twice"
         )
+
+
+def read_real_results(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The real cross-validation results as the analyses read them: the accuracies file
+    (:func:`cvcompare.io.read_accuracies`) as fractions, the repeated ``credit`` block line
+    kept as ``credit#2``, since the papers count 54 data sets."""
+    from cvcompare.io import read_accuracies
+
+    return read_accuracies(path, duplicates="keep", as_fraction=True)
+
+
+def check_pair_in_data(settings: Mapping[str, Any], data: pd.DataFrame) -> None:
+    """Check that the real results ``data`` have the learners ``first`` and ``second`` of
+    the settings (naming the setting)."""
+    from cvcompare.io import check_learner, learners
+
+    known = learners(data)
+    for key in ("first", "second"):
+        check_learner(settings[key], key, known)
+
+
+def check_dataset_count(settings: Mapping[str, Any], data: pd.DataFrame, key: str) -> None:
+    """Check that the real results ``data`` hold at least as many data sets as the setting
+    ``key`` counts (None: all of them)."""
+    count, held = settings[key], data["dataset"].nunique()
+    if count is not None and count > held:
+        raise ValueError(f"{key}: the real results have {held} data sets, got {key}={count}")
 
 
 def learner_pair_differences(
@@ -176,16 +217,11 @@ def learner_pair_differences(
     datasets : list of str
         The data sets of the rows, in file order.
 
-    Raises
-    ------
-    ValueError
-        If ``first`` or ``second`` is not a learner of the data (naming the setting).
+    The learners are those :func:`check_pair_in_data` checked (as :func:`run_analysis`
+    does before it runs an analysis).
     """
-    from cvcompare.io import check_learner, fold_differences, learners
+    from cvcompare.io import fold_differences
 
-    known = learners(data)
-    for key in ("first", "second"):
-        check_learner(settings[key], key, known)
     pair = (settings["second"], settings["first"])
     return fold_differences(data, *(pair if second_minus_first else pair[::-1]))
 
@@ -197,14 +233,16 @@ def register_analysis(
     metrics: Sequence[str],
     needs_data: bool = False,
     validate: Callable[[dict[str, Any]], None] | None = None,
+    validate_data: Callable[[dict[str, Any], pd.DataFrame], None] | None = None,
 ) -> Callable[[Analysis], Analysis]:
-    """Register an analysis under ``name`` (a decorator)."""
+    """Register an analysis under ``name`` (a decorator; the arguments are the fields of
+    :class:`RegisteredAnalysis`)."""
 
     def deco(fn: Analysis) -> Analysis:
         if name in ANALYSES:
             raise ValueError(f"analysis {name!r} is registered twice")
         ANALYSES[name] = RegisteredAnalysis(
-            fn, dict(defaults), frozenset(metrics), needs_data, validate
+            fn, dict(defaults), frozenset(metrics), needs_data, validate, validate_data
         )
         return fn
 
@@ -255,7 +293,7 @@ def run_analysis(
     wanted = {(t, m["id"]) for m in metrics for t in m["tests"]}
     rows, figure_parts = [], []
     for p in points:
-        settings = entry.check(p["settings"])
+        settings = entry.check(p["settings"], data if entry.needs_data else None)
         rng = replication_rng(root_seed, experiment, p["point"], 0)
         out = entry.function(settings, data if entry.needs_data else None, rng)
         front = {"experiment": experiment, "point": p["point"], **p["params"]}

@@ -42,6 +42,7 @@ from cvcompare._validation import (
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
     check_learner_pair,
+    check_pair_in_data,
     learner_pair_differences,
     register_analysis,
     reported,
@@ -138,6 +139,7 @@ def _fit_rows(test: str, res: Any) -> list[dict[str, Any]]:
     metrics=[*_FIT_METRICS, "pvalue"],
     needs_data=True,
     validate=_check_pair_fit,
+    validate_data=check_pair_in_data,
 )
 def hierarchical_pair(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator
@@ -212,6 +214,7 @@ def _predictive_draws(res: Any, n: int, rng: np.random.Generator) -> np.ndarray:
     metrics=[*_FIT_METRICS, "shrinkage_gap"],
     needs_data=True,
     validate=_check_densities,
+    validate_data=check_pair_in_data,
 )
 def predictive_densities(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator
@@ -310,6 +313,7 @@ def boxplot_stats(x: np.ndarray) -> dict[str, Any]:
     metrics=["share_in_rope", "share_second_better"],
     needs_data=True,
     validate=_check_pair,
+    validate_data=check_pair_in_data,
 )
 def fold_boxplots(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator

@@ -27,7 +27,9 @@ import pandas as pd
 from cvcompare._validation import check_int, check_positive, check_probability, check_rho
 from cvcompare.experiments.analyses import (
     AnalysisOutput,
+    check_dataset_count,
     check_learner_pair,
+    check_pair_in_data,
     learner_pair_differences,
     register_analysis,
     reported,
@@ -55,6 +57,12 @@ def _check_decisions(settings: dict[str, Any]) -> None:
     check_rho(settings["rho"])
 
 
+def _check_pair_and_count(settings: dict[str, Any], data: pd.DataFrame, key: str) -> None:
+    """The learner pair is in the real results, which hold the data sets ``key`` counts."""
+    check_pair_in_data(settings, data)
+    check_dataset_count(settings, data, key)
+
+
 @register_analysis(
     "pair_decisions",
     defaults={
@@ -68,6 +76,7 @@ def _check_decisions(settings: dict[str, Any]) -> None:
     metrics=["decision", "p_second_better", "p_first_better", "pvalue", "n_datasets"],
     needs_data=True,
     validate=_check_decisions,
+    validate_data=lambda settings, data: _check_pair_and_count(settings, data, "stop"),
 )
 def pair_decisions(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator
@@ -89,11 +98,8 @@ def pair_decisions(
     Every number is exact (deterministic); ``n_datasets`` is the subset's size (both rows).
     """
     assert data is not None
-    x, datasets = learner_pair_differences(data, settings, second_minus_first=True)
-    stop = len(datasets) if settings["stop"] is None else settings["stop"]
-    if stop > len(datasets):
-        raise ValueError(f"stop: the real results have {len(datasets)} data sets, got stop={stop}")
-    x = x[settings["start"] - 1 : stop]
+    x, _ = learner_pair_differences(data, settings, second_minus_first=True)
+    x = x[settings["start"] - 1 : settings["stop"]]
     alpha = settings["alpha"]
     pb = poisson_binomial_test(x, rho=settings["rho"], alpha=alpha / 2)
     sr = wilcoxon_test(mean_differences(x), alternative="two-sided")
@@ -157,6 +163,7 @@ def _split_replicability(decisions: np.ndarray, mask: np.ndarray, test: str, met
     ],
     needs_data=True,
     validate=_check_replicability,
+    validate_data=lambda settings, data: _check_pair_and_count(settings, data, "q"),
 )
 def replicability_split(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator
@@ -190,8 +197,6 @@ def replicability_split(
     x, datasets = learner_pair_differences(data, settings, second_minus_first=True)
     means = mean_differences(x)
     q, n_draws, n_samples = settings["q"], settings["n_draws"], settings["n_samples"]
-    if q > len(datasets):
-        raise ValueError(f"q: the real results have {len(datasets)} data sets, got q={q}")
     threshold = loss_threshold(settings["l0"], settings["l1"])
     pvalues = np.empty(n_draws)
     dp_h1 = np.empty(n_draws, dtype=bool)
