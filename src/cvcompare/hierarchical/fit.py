@@ -15,6 +15,7 @@ import numpy as np
 
 from cvcompare._validation import (
     check_array,
+    check_choice,
     check_int,
     check_probability,
     check_rho,
@@ -175,10 +176,8 @@ def fit_hierarchical(
     arr = constant_within_rounding(arr, check_score_size(arr, score_size))
     rope = check_scaled_rope(rope, scale)
     rho = check_rho(rho)
-    if nu_prior not in NU_PRIORS:
-        raise ValueError(f"nu_prior: expected one of {NU_PRIORS}, got {nu_prior!r}")
-    if top_level not in TOP_LEVELS:
-        raise ValueError(f"top_level: expected one of {TOP_LEVELS}, got {top_level!r}")
+    nu_prior = check_choice(nu_prior, "nu_prior", NU_PRIORS)
+    top_level = check_choice(top_level, "top_level", TOP_LEVELS)
     chains = check_int(chains, "chains", minimum=1)
     warmup = check_int(warmup, "warmup", minimum=1)
     draws = check_int(draws, "draws", minimum=4)

@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 from scipy import optimize, special, stats
 
-from cvcompare._validation import check_array, check_probability
+from cvcompare._validation import check_array, check_choice, check_probability
 from cvcompare.stats._results import BayesianDecisionMixin, region_counts
 from cvcompare.stats.odds import posterior_odds as _odds
 
@@ -379,6 +379,5 @@ class HierarchicalResult(BayesianDecisionMixin):
         """
         probs = dict(zip(_REGIONS, self.probs(), strict=True))
         for name, value in (("a", a), ("b", b)):
-            if value not in probs:
-                raise ValueError(f"{name}: expected one of {_REGIONS}, got {value!r}")
+            check_choice(value, name, _REGIONS)
         return _odds(probs[a], probs[b])

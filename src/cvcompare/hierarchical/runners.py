@@ -85,6 +85,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cvcompare._validation import check_choice
+
 from . import native
 from .cache import (
     STANC_OPTIMISATION,
@@ -768,8 +770,7 @@ def get_runner(runner: str = "auto", code: str | None = None) -> StanRunner:
         If ``runner`` is not one of the choices, or the requested runner cannot run here
         (``"cmdstanpy"`` without CmdStan, ``"native"`` without a C++ compiler).
     """
-    if runner not in RUNNERS:
-        raise ValueError(f"runner: expected one of {RUNNERS}, got {runner!r}")
+    runner = check_choice(runner, "runner", RUNNERS)
     if runner == "auto":
         if native_available():
             runner = "native"

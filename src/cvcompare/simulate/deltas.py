@@ -21,7 +21,7 @@ from dataclasses import MISSING, dataclass, fields
 import numpy as np
 from scipy import stats
 
-from .._validation import check_finite, check_int, check_non_negative, check_positive
+from .._validation import check_choice, check_finite, check_int, check_non_negative, check_positive
 from ..seeding import RngLike, as_generator
 
 __all__ = [
@@ -363,10 +363,7 @@ def delta_distribution(spec: Mapping) -> DeltaDistribution:
             f"{sorted(spec)}"
         )
     name = spec["distribution"]
-    if name not in DISTRIBUTIONS:
-        raise ValueError(
-            f"delta.distribution: expected one of {sorted(DISTRIBUTIONS)}, got {name!r}"
-        )
+    check_choice(name, "delta.distribution", sorted(DISTRIBUTIONS))
     cls, allowed = DISTRIBUTIONS[name]
     params = {k: v for k, v in spec.items() if k != "distribution"}
     unknown = sorted(set(params) - allowed)

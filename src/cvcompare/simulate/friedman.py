@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import check_int, check_non_negative
+from .._validation import check_choice, check_int, check_non_negative
 from ..seeding import RngLike, as_generator, replication_rng
 from .lda import LinearDiscriminant
 from .pruned_tree import OneSETreeClassifier
@@ -243,8 +243,7 @@ def make_learner(name: str):
     ValueError
         If ``name`` is not a known learner.
     """
-    if name not in FRIEDMAN_LEARNERS:
-        raise ValueError(f"learner: expected one of {sorted(FRIEDMAN_LEARNERS)}, got {name!r}")
+    check_choice(name, "learner", sorted(FRIEDMAN_LEARNERS))
     return FRIEDMAN_LEARNERS[name]
 
 

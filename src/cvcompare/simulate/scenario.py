@@ -83,7 +83,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from ..io import mean_differences
 from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R
@@ -580,8 +580,7 @@ def _plan(
         raise ValueError("generator: missing; expected a mapping with a 'name' key")
     gen_spec = _require_mapping(scenario["generator"], "generator")
     name = gen_spec.get("name")
-    if name not in GENERATOR_KEYS:
-        raise ValueError(f"generator.name: expected one of {sorted(GENERATOR_KEYS)}, got {name!r}")
+    check_choice(name, "generator.name", sorted(GENERATOR_KEYS))
     _check_keys(gen_spec, GENERATOR_KEYS[name] | {"name"}, "generator")
     if name == "friedman":
         return _friedman_plan(gen_spec, scenario, q)

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cvcompare._validation import check_choice
 from cvcompare.experiments.registry import check_settings
 from cvcompare.seeding import replication_rng
 
@@ -81,8 +82,7 @@ def reported(
     uncertainty : str
         One of :data:`UNCERTAINTIES`.
     """
-    if uncertainty not in UNCERTAINTIES:
-        raise ValueError(f"uncertainty: expected one of {UNCERTAINTIES}, got {uncertainty!r}")
+    check_choice(uncertainty, "uncertainty", UNCERTAINTIES)
     return {
         "test": test,
         "metric": metric,
