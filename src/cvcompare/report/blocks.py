@@ -38,11 +38,9 @@ from .sentences import (
 
 
 def _fmt(v) -> str:
-    """A value as text: a float to three significant digits, in scientific notation when it
-    is not zero and below 0.001 in magnitude; anything else as ``str`` writes it."""
-    if isinstance(v, float):
-        return f"{v:.3g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
-    return str(v)
+    """A value as text: a float to three significant digits (``.3g``, as every p-value of
+    the page), anything else as ``str`` writes it."""
+    return f"{v:.3g}" if isinstance(v, float) else str(v)
 
 
 def _ties_note(results: ComparisonResults) -> str:
