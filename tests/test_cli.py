@@ -874,7 +874,12 @@ def test_a_warning_outside_the_comparisons_is_one_line_too(capsys, small_csv, mo
     build = cli.build_report
 
     def warn_then_build(*args, **kwargs):
-        warnings.warn("Glyph 23383 missing from font(s) DejaVu Sans.", UserWarning, stacklevel=2)
+        # as every figure drawing the name warns, each from its own line of code: the
+        # line is printed once
+        for lineno in (10, 20, 30):
+            warnings.warn_explicit(
+                "Glyph 23383 missing from font(s) DejaVu Sans.", UserWarning, "figures.py", lineno
+            )
         return build(*args, **kwargs)
 
     monkeypatch.setattr(cli, "build_report", warn_then_build)
@@ -886,6 +891,7 @@ def test_a_warning_outside_the_comparisons_is_one_line_too(capsys, small_csv, mo
         "a box for it: name a font that has it in a file matplotlibrc in the working "
         "directory, e.g. 'font.family: Noto Sans CJK JP')\n"
     ) in err
+    assert err.count("Glyph 23383") == 1
     assert ".py" not in err and "UserWarning" not in err
 
 

@@ -1038,13 +1038,21 @@ _GLYPH_HINT = (
 )
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Show a warning of a run (e.g. a font without a glyph of a learner's name, with how to
-    name another font) as one line in the program's words, without the source file, line
-    and code that Python adds."""
-    text = str(message)
-    hint = _GLYPH_HINT if "missing from font" in text else ""
-    _warning_line(_user_names(text) + hint)
+def _warning_printer() -> Callable[..., None]:
+    """A ``warnings.showwarning`` for one run: each warning (e.g. a font without a glyph of
+    a learner's name, with how to name another font) as one line in the program's words,
+    without the source file, line and code that Python adds, and once, however many
+    figures raise it."""
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = str(message)
+        text = _user_names(text) + (_GLYPH_HINT if "missing from font" in text else "")
+        if text not in shown:
+            shown.add(text)
+            _warning_line(text)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1065,7 +1073,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         with warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = _warning_printer()
             rows = args.run(args)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
