@@ -155,7 +155,8 @@ def figure_curves(
     names: Mapping[str, str] | None = None,
     reference: float | None = None,
 ) -> Figure:
-    """A metric of every test against a grid axis, for a scenario of one's own.
+    """A metric of every test, or each test's own metric, against a grid axis, for a scenario
+    of one's own.
 
     Parameters
     ----------
