@@ -171,6 +171,22 @@ def test_rank_tie_correction_on_tied_scores(capsys, tmp_path):
     assert plain["friedman_chi2"] < corrected["friedman_chi2"]
 
 
+def test_rank_says_when_no_outcome_can_be_significant(capsys, small_csv, tmp_path):
+    """Three learners ranked alike on two data sets: F_F is infinite and its F tail 0,
+    but the exact p-value of that outcome is 1 / 3! (friedman_test's exact_floor, checked
+    there by enumeration); rank gives the floor and says no outcome can be significant.
+    On all eight data sets of small_csv the floor, 6^-7, says nothing."""
+    table = pd.read_csv(small_csv)
+    two = tmp_path / "two.csv"
+    table[table["dataset"].isin(["d0", "d1"])].to_csv(two, index=False)
+    for path, floor, noted in ((two, 1 / 6, True), (small_csv, 6.0**-7, False)):
+        code, out, err = _run(capsys, "rank", str(path), "--format", "json")
+        (summary,) = [r for r in json.loads(out) if "friedman_chi2" in r]
+        assert code == 0 and summary["exact_pvalue_floor"] == pytest.approx(floor, rel=1e-12)
+        assert ("no outcome has an exact p-value below 0.167" in err) is noted
+        assert ("none can be significant at 0.05" in err) is noted
+
+
 def test_rank_learners_ranks_the_chosen_learners_in_their_order(capsys, small_csv, tmp_path):
     table = pd.read_csv(small_csv)
     order = ["knn", "rf", "svm"]  # the file's order is rf, svm, knn

@@ -94,9 +94,7 @@ def test_friedman_tie_correction_equals_scipy_and_a_hand_computation():
     # ties in every data set, ranked identically: the corrected statistic is its maximum
     # N (k - 1) exactly, and F_F infinite; all models tied everywhere: 0, p-value 1
     same = friedman_test([[1.0, 1.0, 0.5, 0.2]] * 5, tie_correction=True)
-    assert same.statistic == 15.0 and same.ff_statistic == math.inf
-    # its p-value: the 4! / 2! = 12 orderings of that ranking, all five alike: 12^-4
-    assert same.ff_pvalue == 12.0**-4
+    assert same.statistic == 15.0 and same.ff_statistic == math.inf and same.ff_pvalue == 0.0
     tied = friedman_test(np.ones((4, 3)), tie_correction=True)
     assert (tied.statistic, tied.ff_statistic, tied.pvalue, tied.ff_pvalue) == (0, 0, 1, 1)
     with pytest.raises(TypeError, match="tie_correction: expected a bool"):
@@ -150,7 +148,7 @@ def test_degenerate_rankings():
         same_order = friedman_test([[0.9, 0.8, 0.7]] * 5)
         all_tied = friedman_test([[0.5, 0.5, 0.5]] * 5)
     assert same_order.statistic == pytest.approx(5 * 2)  # N (k - 1)
-    assert same_order.ff_statistic == math.inf and same_order.ff_pvalue == 6.0**-4
+    assert same_order.ff_statistic == math.inf and same_order.ff_pvalue == 0.0
     assert all_tied.statistic == 0.0 and all_tied.pvalue == 1.0 and all_tied.ff_pvalue == 1.0
 
 
@@ -158,12 +156,11 @@ def test_degenerate_rankings():
 def test_identical_rankings_give_infinite_ff_exactly(n, k):
     # chi2_F reaches its maximum N (k - 1) and F_F = inf. Computed from average ranks in
     # floating point, chi2_F fell short of N (k - 1) by one rounding unit for these (N, k),
-    # so F_F came out near 1e16 instead. The p-value is the exact (k!)^(1 - N).
+    # so F_F came out near 1e16 instead.
     scores = np.tile(np.arange(k, 0, -1) / 100, (n, 1))
     res = friedman_test(scores)
     assert res.statistic == n * (k - 1)
-    assert res.ff_statistic == math.inf
-    assert res.ff_pvalue == float(Fraction(1, math.factorial(k) ** (n - 1)))
+    assert res.ff_statistic == math.inf and res.ff_pvalue == 0.0
 
 
 @pytest.mark.parametrize(("n", "k"), [(6, 4), (15, 3), (9, 7)])
@@ -327,31 +324,36 @@ def test_a_data_frame_s_columns_name_the_models_of_both_results():
         nemenyi_test(frame.rename(columns={"Glorot U.": "Glorot N."}))
 
 
-@pytest.mark.parametrize(("n", "k", "tied"), [(2, 2, ()), (2, 3, ()), (3, 3, ()), (2, 4, ()),
-                                               (4, 2, ()), (3, 4, (0, 1))])  # fmt: skip
-def test_rankings_alike_get_their_exact_p_value(n, k, tied):
-    """Where every data set ranks the models alike, F_F is infinite and its F tail 0 for
-    any N; the p-value given is the exact one, checked by enumerating every assignment of
-    orderings to the N data sets (each of the M distinct orderings of one data set's
-    ranking equally likely under the null): the share whose statistic reaches the
-    observed one. ``tied``: models tied on every data set (tie-corrected statistic).
-    Without ties, the F tail at every other statistic is not below it (a larger statistic
-    never gets a larger p-value) on the same enumeration; with ties and three data sets
-    the F tail, an approximation, falls below it (0.0020 at a smaller statistic against
-    the exact 0.0069), as the docstring of friedman_test states."""
-    scores = np.arange(k, 0, -1, dtype=float)
-    scores[list(tied)] = scores[tied[0]] if tied else 0
-    orderings = sorted(set(itertools.permutations(scores)))
-    correction = bool(tied)
-    observed = friedman_test([scores] * n, tie_correction=correction)
-    assert observed.ff_statistic == math.inf
-    results = [
-        friedman_test(list(rows), tie_correction=correction)
-        for rows in itertools.product(orderings, repeat=n)
+@pytest.mark.parametrize(
+    ("rows", "correction"),
+    [
+        ([[3, 2, 1]] * 2, False),  # F_F = inf, F tail 0, exact 1/6
+        ([[2, 1]] * 4, False),
+        ([[4, 3, 2, 1], [4, 3, 1, 2]], False),
+        ([[3, 3, 1], [3, 3, 1], [1, 2, 3]], True),  # ties: M = 3, 3, 6
+        ([[2, 2, 1, 1]] * 3, True),
+        ([[3, 2, 2, 1], [1, 2, 3, 4]], False),
+    ],
+)
+def test_no_exact_p_value_is_below_the_floor(rows, correction):
+    """The floor is checked by enumerating every outcome of the permutation distribution
+    (each data set's distinct orderings of its ranks, equally likely): the exact p-value
+    of every outcome, the share of outcomes whose statistic reaches its own, is at least
+    max M_i / prod M_i, and the most extreme outcome reaches it where every data set has
+    the same ties (rankings alike). The F approximation's p-value of rankings alike on
+    two data sets is 0."""
+    scores = np.asarray(rows, dtype=float)
+    floor = friedman_test(scores, tie_correction=correction).exact_floor
+    each = [sorted(set(itertools.permutations(row))) for row in scores]
+    stats_ = [
+        friedman_test(np.array(outcome), tie_correction=correction).statistic
+        for outcome in itertools.product(*each)
     ]
-    reach = [r.statistic >= observed.statistic - 1e-9 for r in results]
-    exact = Fraction(sum(reach), len(results))
-    assert exact == Fraction(1, len(orderings) ** (n - 1))
-    assert observed.ff_pvalue == float(exact)
-    others = [r.ff_pvalue for r, top in zip(results, reach, strict=True) if not top]
-    assert (min(others, default=1.0) >= observed.ff_pvalue) is not bool(tied)
+    total = math.prod(len(e) for e in each)
+    assert floor == max(len(e) for e in each) / total
+    exact = [Fraction(sum(t >= s - 1e-9 for t in stats_), total) for s in stats_]
+    assert min(exact) >= Fraction(max(len(e) for e in each), total)
+    if len({tuple(sorted(r)) for r in rows}) == 1:  # the same ties: the floor is reached
+        assert float(min(exact)) == floor
+    alike = friedman_test([[3, 2, 1]] * 2)
+    assert alike.ff_pvalue == 0.0 and alike.exact_floor == pytest.approx(1 / 6, rel=1e-15)

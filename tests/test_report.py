@@ -197,15 +197,19 @@ def test_report_says_why_the_iman_davenport_statistic_is_infinite():
     assert results.friedman.statistic == pytest.approx(8 * 2, rel=1e-12)
     assert np.isinf(results.friedman.ff_statistic)
     assert (
-        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike; p is the "
-        "exact chance of that when each data set ranks them at random), p = 3.57e-06: the "
+        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike), p = 0: the "
         "learners differ at 0.05" in build_report(results).markdown
-    )  # 3!^(1 - 8) = 3.57e-06
-    # on two data sets rankings alike are a chance of 1 in 3! = 6: no difference at 0.05
+    )  # the exact p-value of rankings alike: 3!^(1 - 8) = 3.6e-06
+    # on two data sets rankings alike are a chance of 1 in 3! = 6 (the exact test): no
+    # outcome can be significant at 0.05, whatever the F approximation's p of 0
     two = table[table["dataset"].isin(table["dataset"].unique()[:2])]
     results = compare_learners(two, hierarchical=False, n_samples=N)
-    assert results.friedman.ff_pvalue == 1 / 6
-    assert "p = 0.167: no significant difference at 0.05" in build_report(results).markdown
+    assert results.friedman.ff_pvalue == 0 and results.friedman.exact_floor == 1 / 6
+    assert (
+        "p = 0: no significant difference at 0.05: out of reach on 2 data sets, on which no "
+        "outcome has an exact p-value below 0.167 (both p-values are large-sample "
+        "approximations, which fail this few)" in build_report(results).markdown
+    )
 
 
 def test_report_friedman_and_nemenyi(small):

@@ -634,11 +634,20 @@ def _rank(args: argparse.Namespace) -> list[Row]:
             "tie_correction": fried.tie_correction,
             "iman_davenport_f": fried.ff_statistic,
             "iman_davenport_pvalue": fried.ff_pvalue,
+            "exact_pvalue_floor": fried.exact_floor,
             "nemenyi_cd": nem.cd,
             "alpha": args.alpha,
             "n_datasets": len(datasets),
         }
     )
+    if fried.exact_floor >= args.alpha:
+        print(
+            f"cvcompare: note: on {len(datasets)} data sets no outcome has an exact p-value "
+            f"below {fried.exact_floor:.3g} (exact_pvalue_floor): none can be significant at "
+            f"{args.alpha:g}, whatever the Friedman and Iman-Davenport p-values, which are "
+            "large-sample approximations",
+            file=sys.stderr,
+        )
     k = len(learners)
     different = [
         {

@@ -216,17 +216,19 @@ def _friedman_line(results: ComparisonResults) -> str:
         + _ties_note(results)
         + "; "
         f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}"
-        # F divides by the spread of ranks that chi-square leaves, none when ranks agree;
-        # the p-value is then the exact chance of rankings alike (friedman_test)
-        + (
-            " (every data set ranks the learners alike; p is the exact chance of that when "
-            "each data set ranks them at random)"
-            if np.isinf(fr.ff_statistic)
-            else ""
-        )
+        # F divides by the spread of ranks that chi-square leaves, none when ranks agree
+        + (" (every data set ranks the learners alike)" if np.isinf(fr.ff_statistic) else "")
         + f", p = {_fmt(fr.ff_pvalue)}: "
-        + ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
-        + f" at {s.alpha:g}"
+        + (
+            # too few data sets for any outcome to be significant: the approximate p-values
+            # do not decide (Demsar 2006's tables of exact critical values serve small N)
+            f"no significant difference at {s.alpha:g}: out of reach on {fr.n_datasets} data "
+            f"sets, on which no outcome has an exact p-value below {_fmt(fr.exact_floor)} "
+            "(both p-values are large-sample approximations, which fail this few)"
+            if fr.exact_floor >= s.alpha
+            else ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
+            + f" at {s.alpha:g}"
+        )
     )
 
 

@@ -82,9 +82,7 @@ class FriedmanResult:
         Iman-Davenport ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``; ``inf`` when the
         models are ranked identically on every data set.
     ff_pvalue : float
-        Upper tail of ``F(k - 1, (k - 1)(N - 1))`` at ``ff_statistic``; where that is
-        infinite, the exact probability that every data set ranks the models alike
-        (:func:`friedman_test`, Notes).
+        Upper tail of ``F(k - 1, (k - 1)(N - 1))`` at ``ff_statistic``.
     ff_critical_value : float
         The ``1 - alpha`` quantile of ``F(k - 1, (k - 1)(N - 1))``.
     alpha : float
@@ -125,6 +123,28 @@ class FriedmanResult:
         """Number of data sets on which some models tie."""
         return sum(_tie_sum(row) > 0 for row in self.ranks)
 
+    @property
+    def exact_floor(self) -> float:
+        """The smallest p-value that any outcome on these data sets can have under the
+        exact (permutation) distribution that the chi-square and F distributions
+        approximate, in which each data set orders its ranks at random.
+
+        With ``M_i = k! / prod t!`` the distinct orderings of data set ``i``'s ranks
+        (``t``: the sizes of its groups of ties), every outcome has probability
+        ``1 / prod M_i`` and comes with at least ``max M_i`` others as extreme (the same
+        outcome with the models relabelled), so no p-value is below ``max M_i / prod M_i``:
+        ``(k!)^(1 - N)`` without ties, the exact p-value of rankings alike on every data
+        set. Where it is at least ``alpha`` no outcome is significant, whatever the F
+        approximation gives: three models ranked alike on two data sets have ``F_F = inf``
+        and an F tail of 0, but an exact p-value of 1/6.
+        """
+        orderings = [
+            math.factorial(self.n_models)
+            // math.prod(math.factorial(int(t)) for t in np.unique(row, return_counts=True)[1])
+            for row in self.ranks
+        ]
+        return float(Fraction(max(orderings), math.prod(orderings)))
+
 
 def friedman_test(
     scores: object,
@@ -164,17 +184,12 @@ def friedman_test(
     Notes
     -----
     Ties get average ranks. When every data set ranks the models the same way (ties
-    included, with the correction), ``chi2_F = N (k - 1)`` and ``F_F = inf``, whose F tail
-    is 0 however few the data sets. That statistic is the largest possible, so its exact
-    p-value is the probability of rankings that agree on every data set when each data set
-    ranks the models at random (the permutation distribution that the F distribution
-    approximates): ``M^(1 - N)``, with ``M = k! / prod t!`` the number of distinct
-    orderings of the common ranking (``t``: the sizes of its groups of ties); this is the
-    ``ff_pvalue`` given, ``1/6`` for three models ranked alike on two data sets rather than
-    0. Elsewhere ``ff_pvalue`` is the F tail, an approximation that can fall below this
-    exact value at smaller statistics when there are few data sets and ties (0.0020 against
-    0.0069 for four models, two of them tied, on three data sets). When every data set ties
-    all the models, both statistics are 0 and the p-values 1.
+    included, with the correction), ``chi2_F = N (k - 1)``, ``F_F = inf`` and its p-value
+    is 0; when every data set ties all the models, both statistics are 0 and the p-values 1.
+    Both p-values are large-sample approximations, which fail with few data sets: the
+    exact (permutation) p-value of an outcome is never below
+    :attr:`FriedmanResult.exact_floor` (1/6 for three models on two data sets), so that
+    where the floor is at least ``alpha`` no outcome is significant.
 
     References
     ----------
@@ -209,17 +224,11 @@ def friedman_test(
     else:  # every data set ties all the models (corrected: 0 / 0)
         chi2 = ff = 0.0
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    if math.isinf(ff):  # every ranking alike: the exact p-value M^(1 - N) (Notes)
-        tied = np.unique(ranks[0], return_counts=True)[1]
-        orderings = math.factorial(k) // math.prod(math.factorial(int(t)) for t in tied)
-        ff_pvalue = float(Fraction(1, orderings ** (n - 1)))
-    else:
-        ff_pvalue = float(stats.f.sf(ff, df1, df2))
     return FriedmanResult(
         statistic=chi2,
         pvalue=float(stats.chi2.sf(chi2, df1)),
         ff_statistic=float(ff),
-        ff_pvalue=ff_pvalue,
+        ff_pvalue=float(stats.f.sf(ff, df1, df2)),
         ff_critical_value=float(stats.f.ppf(1.0 - alpha, df1, df2)),
         alpha=alpha,
         tie_correction=bool(tie_correction),
