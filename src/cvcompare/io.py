@@ -454,7 +454,7 @@ def learners(table: pd.DataFrame) -> list[str]:
         If ``table`` is not a DataFrame with the columns of the readers.
     """
     _check_columns(table)
-    return list(dict.fromkeys(table["learner"]))
+    return list(pd.unique(table["learner"]))  # in order of appearance
 
 
 def check_learner(value: object, name: str, known: list[str]) -> None:
