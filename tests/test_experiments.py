@@ -747,6 +747,11 @@ def test_the_figure_laid_out_by_its_settings_draws_each_test_s_own_metric():
     one = {**_CURVES, "metric": {"signed_rank": "mean_p"}}
     (ax,) = figure_curves(agg[agg["m"] == 1], title="t", **one).axes
     assert [c.get_label() for c in ax.containers] == ["signed_rank"]
+    # a test the metric has no rows of, or no test at all: refused, not left out
+    with pytest.raises(ValueError, match="metric 'mean_p' has no rows of test 'poisson'"):
+        figure_curves(agg, title="t", **{**_CURVES, "metric": {"poisson": "mean_p"}})
+    with pytest.raises(ValueError, match="metric: expected a metric id, or test ids mapped"):
+        figure_curves(agg, title="t", **{**_CURVES, "metric": {}})
 
 
 def test_the_figure_laid_out_by_its_settings_draws_no_two_tests_or_lines_alike():

@@ -90,6 +90,9 @@ def test_real_data_analyses_refuse_bad_settings():
     data = tiny_table()
     with pytest.raises(ValueError, match="stop: the real results have 6 data sets"):
         _run("pair_decisions", {"first": "base", "second": "up", "stop": 9}, data)
+    with pytest.raises(ValueError, match="start: the real results have 6 data sets, so a "):
+        _run("pair_decisions", {"first": "base", "second": "up", "start": 6}, data)
+    _run("pair_decisions", {"first": "base", "second": "up", "start": 5}, data)  # two
     with pytest.raises(ValueError, match="two different learners"):
         ANALYSES["pair_decisions"].check({"first": "up", "second": "up"})
     with pytest.raises(ValueError, match="stop: expected an integer >= 3"):

@@ -57,10 +57,23 @@ def _check_decisions(settings: dict[str, Any]) -> None:
     check_rho(settings["rho"])
 
 
-def _check_pair_and_count(settings: dict[str, Any], data: pd.DataFrame, key: str) -> None:
-    """The learner pair is in the real results, which hold the data sets ``key`` counts."""
+def _check_decisions_data(settings: dict[str, Any], data: pd.DataFrame) -> None:
+    """The learner pair is in the real results, which hold the data sets ``stop`` counts,
+    and the subset from ``start`` has at least two of them."""
     check_pair_in_data(settings, data)
-    check_dataset_count(settings, data, key)
+    check_dataset_count(settings, data, "stop")
+    held = data["dataset"].nunique()
+    if settings["stop"] is None and settings["start"] > held - 1:
+        raise ValueError(
+            f"start: the real results have {held} data sets, so a subset from start="
+            f"{settings['start']} holds fewer than two"
+        )
+
+
+def _check_replicability_data(settings: dict[str, Any], data: pd.DataFrame) -> None:
+    """The learner pair is in the real results, which hold the ``q`` data sets drawn."""
+    check_pair_in_data(settings, data)
+    check_dataset_count(settings, data, "q")
 
 
 @register_analysis(
@@ -76,7 +89,7 @@ def _check_pair_and_count(settings: dict[str, Any], data: pd.DataFrame, key: str
     metrics=["decision", "p_second_better", "p_first_better", "pvalue", "n_datasets"],
     needs_data=True,
     validate=_check_decisions,
-    validate_data=lambda settings, data: _check_pair_and_count(settings, data, "stop"),
+    validate_data=_check_decisions_data,
 )
 def pair_decisions(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator
@@ -163,7 +176,7 @@ def _split_replicability(decisions: np.ndarray, mask: np.ndarray, test: str, met
     ],
     needs_data=True,
     validate=_check_replicability,
-    validate_data=lambda settings, data: _check_pair_and_count(settings, data, "q"),
+    validate_data=_check_replicability_data,
 )
 def replicability_split(
     settings: dict[str, Any], data: pd.DataFrame | None, rng: np.random.Generator

@@ -210,12 +210,18 @@ def figure_curves(
     if isinstance(metric, str):
         sel = select(aggregate, metric, needed)
     else:  # each test's own metric
-        sel = pd.concat(
-            [
-                (rows := select(aggregate, m, needed))[rows["test"] == test]
-                for test, m in metric.items()
-            ]
-        )
+        if not metric:
+            raise ValueError("metric: expected a metric id, or test ids mapped to metrics, got {}")
+        parts = []
+        for test, m in metric.items():
+            rows = select(aggregate, m, needed)
+            if not (rows["test"] == test).any():
+                raise ValueError(
+                    f"aggregate: metric {m!r} has no rows of test {test!r} (its tests: "
+                    f"{sorted(rows['test'].unique())})"
+                )
+            parts.append(rows[rows["test"] == test])
+        sel = pd.concat(parts)
     words = {axis: (names or {}).get(axis, axis) for axis in (panels, lines) if axis}
     named = {t: i for i, t in enumerate(labels or {})}
     tests = sorted(sel["test"].unique(), key=lambda t: (named.get(t, len(named)), t))
