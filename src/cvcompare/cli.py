@@ -302,8 +302,8 @@ def _rows_two_sided(res, datasets, args) -> list[Row]:
         {
             "statistic": res.statistic,
             "pvalue": res.pvalue,
-            "favours": _letter(favoured(res.side)),
-            "decision": _letter(two_sided_verdict(res.side, res.pvalue, args.alpha)),
+            "favours": (favours := _letter(favoured(res.side))),
+            "decision": two_sided_verdict(favours, res.pvalue, args.alpha),
             "n_zero": res.n_zero,
             "zero_method": args.zero_method,
         }
@@ -592,7 +592,7 @@ def _holm_over_pairs(rows: list[Row], alpha: float) -> list[Row]:
         adjusted = holm_adjust([row["pvalue"] for row in family])
         for row, holm in zip(family, adjusted, strict=True):
             row["pvalue_holm"] = float(holm)
-            row["decision"] = row["favours"] if holm < alpha else "none"
+            row["decision"] = two_sided_verdict(row["favours"], holm, alpha)
     return rows
 
 

@@ -211,11 +211,12 @@ def favoured(side: int) -> str:
     return {1: "first", -1: "second", 0: "neither"}[side]
 
 
-def two_sided_verdict(side: int, pvalue: float, alpha: float) -> str:
-    """The learner a two-sided test declares better (:func:`favoured`) where ``pvalue``
-    (Holm-adjusted, where a family of pairs is tested) is below ``alpha``; else
+def two_sided_verdict(favours: str, pvalue: float, alpha: float) -> str:
+    """The decision of a two-sided test whose statistic favours ``favours`` (a learner, in
+    the words of :func:`favoured` or the command line's): that learner where ``pvalue``
+    (Holm-adjusted, where a family of pairs is tested) is below ``alpha``, else
     ``"none"``."""
-    return favoured(side) if pvalue < alpha else "none"
+    return favours if pvalue < alpha else "none"
 
 
 @dataclass(frozen=True, eq=False)
@@ -299,7 +300,7 @@ class PairResult:
         """Which learner the two-sided ``test`` (``"wilcoxon"`` or ``"sign"``) declares
         better where its Holm-adjusted p-value is below ``alpha`` (:func:`two_sided_verdict`);
         on two or more data sets."""
-        return two_sided_verdict(getattr(self, test).side, self.holm[test], alpha)
+        return two_sided_verdict(favoured(getattr(self, test).side), self.holm[test], alpha)
 
 
 @dataclass(frozen=True, eq=False)
