@@ -185,6 +185,19 @@ def test_rank_says_when_no_outcome_can_be_significant(capsys, small_csv, tmp_pat
         assert code == 0 and summary["exact_pvalue_floor"] == pytest.approx(floor, rel=1e-12)
         assert ("no outcome has an exact p-value below 0.167" in err) is noted
         assert ("none can be significant at 0.05" in err) is noted
+    # two learners ranked alike on five data sets: Nemenyi's CD, 0.877, is below their rank
+    # difference of 1, but no outcome has an exact p-value below 2^-4 = 0.0625 (the range of
+    # the average ranks is unchanged by relabelling the learners too): no pair is listed
+    five = tmp_path / "five.csv"
+    table[table["dataset"].isin([f"d{d}" for d in range(5)])].to_csv(five, index=False)
+    code, out, err = _run(capsys, "rank", str(five), "--learners", "rf", "knn", "--format", "json")
+    rows = json.loads(out)
+    (summary,) = [r for r in rows if "friedman_chi2" in r]
+    assert summary["nemenyi_cd"] < 1 and summary["exact_pvalue_floor"] == 1 / 16
+    assert [r["significantly_different"] for r in rows if "significantly_different" in r] == [
+        "none"
+    ]
+    assert "Nemenyi's critical difference" in err and "; 1 pair(s) beyond CD not listed" in err
 
 
 def test_rank_learners_ranks_the_chosen_learners_in_their_order(capsys, small_csv, tmp_path):

@@ -210,6 +210,14 @@ def test_report_says_why_the_iman_davenport_statistic_is_infinite():
         "outcome has an exact p-value below 0.167 (both p-values are large-sample "
         "approximations, which fail this few)" in build_report(results).markdown
     )
+    # at alpha 0.15 Nemenyi's CD, 1.86, lies below rf's and knn's rank difference of 2,
+    # but the floor 1/6 holds for it too: no pair is listed
+    results = compare_learners(two, hierarchical=False, n_samples=N, alpha=0.15)
+    assert results.nemenyi.significant.any()
+    assert (
+        "Significantly different pairs: none: out of reach on these data sets, as above (1 "
+        "pair beyond CD, a large-sample approximation)" in build_report(results).markdown
+    )
 
 
 def test_report_friedman_and_nemenyi(small):

@@ -640,14 +640,6 @@ def _rank(args: argparse.Namespace) -> list[Row]:
             "n_datasets": len(datasets),
         }
     )
-    if fried.exact_floor >= args.alpha:
-        print(
-            f"cvcompare: note: on {len(datasets)} data sets no outcome has an exact p-value "
-            f"below {fried.exact_floor:.3g} (exact_pvalue_floor): none can be significant at "
-            f"{args.alpha:g}, whatever the Friedman and Iman-Davenport p-values, which are "
-            "large-sample approximations",
-            file=sys.stderr,
-        )
     k = len(learners)
     different = [
         {
@@ -659,6 +651,17 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         for j in range(i + 1, k)
         if nem.significant[i, j]
     ]
+    if fried.exact_floor >= args.alpha:
+        # the range of the average ranks, which Nemenyi's CD bounds, has the same floor
+        print(
+            f"cvcompare: note: on {len(datasets)} data sets no outcome has an exact p-value "
+            f"below {fried.exact_floor:.3g} (exact_pvalue_floor): none can be significant at "
+            f"{args.alpha:g}, whatever the Friedman and Iman-Davenport p-values and "
+            f"Nemenyi's critical difference, which are large-sample approximations"
+            + (f"; {len(different)} pair(s) beyond CD not listed" if different else ""),
+            file=sys.stderr,
+        )
+        different = []
     return rows + (different or [{"significantly_different": "none"}])
 
 

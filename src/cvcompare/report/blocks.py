@@ -250,7 +250,16 @@ def _all_learners(results: ComparisonResults, figures: dict[str, bytes]) -> list
         "Average ranks (1 = best): "
         + ", ".join(f"{results.learners[i]} {nem.avg_ranks[i]:.2f}" for i in order),
         f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
-        "Significantly different pairs: " + ("; ".join(sig) if sig else "none"),
+        "Significantly different pairs: "
+        + (
+            # the range of the average ranks has the exact floor of the Friedman statistic
+            f"none: out of reach on these data sets, as above ({len(sig)} "
+            f"pair{'s' * (len(sig) > 1)} beyond CD, a large-sample approximation)"
+            if results.friedman.exact_floor >= results.settings.alpha and sig
+            else "; ".join(sig)
+            if sig
+            else "none"
+        ),
     ]
     return [
         ("h", 2, "All learners: Friedman, Iman-Davenport and Nemenyi"),

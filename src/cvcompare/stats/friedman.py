@@ -131,12 +131,15 @@ class FriedmanResult:
 
         With ``M_i = k! / prod t!`` the distinct orderings of data set ``i``'s ranks
         (``t``: the sizes of its groups of ties), every outcome has probability
-        ``1 / prod M_i`` and comes with at least ``max M_i`` others as extreme (the same
-        outcome with the models relabelled), so no p-value is below ``max M_i / prod M_i``:
+        ``1 / prod M_i`` and is one of at least ``max M_i`` outcomes as extreme (itself
+        with the models relabelled, itself included), so no p-value is below
+        ``max M_i / prod M_i``:
         ``(k!)^(1 - N)`` without ties, the exact p-value of rankings alike on every data
         set. Where it is at least ``alpha`` no outcome is significant, whatever the F
         approximation gives: three models ranked alike on two data sets have ``F_F = inf``
-        and an F tail of 0, but an exact p-value of 1/6.
+        and an F tail of 0, but an exact p-value of 1/6. The same floor holds for any
+        statistic that relabelling the models leaves unchanged, such as the range of the
+        average ranks that Nemenyi's critical difference bounds.
         """
         orderings = [
             math.factorial(self.n_models)

@@ -204,7 +204,8 @@ def figure_curves(
     ------
     ValueError
         If a test has several rows at one value of ``x`` in a panel and line (a grid axis
-        with several values that the settings do not name).
+        with several values that the settings do not name), ``metric`` maps no test, or
+        maps a test of which its metric has no rows.
     """
     needed = [a for a in (x, panels, lines) if a]
     if isinstance(metric, str):
