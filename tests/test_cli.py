@@ -183,6 +183,7 @@ def test_rank_says_when_no_outcome_can_be_significant(capsys, small_csv, tmp_pat
         code, out, err = _run(capsys, "rank", str(path), "--format", "json")
         (summary,) = [r for r in json.loads(out) if "friedman_chi2" in r]
         assert code == 0 and summary["exact_pvalue_floor"] == pytest.approx(floor, rel=1e-12)
+        assert summary["exact_pvalue"] >= summary["exact_pvalue_floor"]
         assert ("no outcome has an exact p-value below 0.167" in err) is noted
         assert ("none can be significant at 0.05" in err) is noted
     # two learners ranked alike on five data sets: Nemenyi's CD, 0.877, is below their rank

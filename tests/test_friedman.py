@@ -357,3 +357,40 @@ def test_no_exact_p_value_is_below_the_floor(rows, correction):
         assert float(min(exact)) == floor
     alike = friedman_test([[3, 2, 1]] * 2)
     assert alike.ff_pvalue == 0.0 and alike.exact_floor == pytest.approx(1 / 6, rel=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_exact_p_value_is_the_enumerated_permutation_p_value(seed):
+    """On small designs drawn at random (2-4 models on 2-4 data sets, 2-3 for four models;
+    ties from scores on a coarse grid), the exact p-value equals the share of all outcomes
+    (every data set's distinct orderings of its ranks, equally likely) whose Friedman
+    statistic, computed by friedman_test itself, reaches the observed one, counted by
+    brute force; with and without the tie correction; and it is never below the floor."""
+    gen = np.random.default_rng(seed)
+    k = int(gen.integers(2, 5))
+    n = int(gen.integers(2, 5 if k < 4 else 4))  # at most 3 x 6^3 or 24^3 outcomes
+    scores = gen.integers(0, 3, size=(n, k)).astype(float)
+    for correction in (False, True):
+        res = friedman_test(scores, tie_correction=correction)
+        each = [sorted(set(itertools.permutations(row))) for row in res.ranks]
+        statistics = [
+            friedman_test(-np.array(outcome), tie_correction=correction).statistic
+            for outcome in itertools.product(*each)
+        ]
+        reached = sum(t >= res.statistic - 1e-9 for t in statistics)
+        exact = reached / len(statistics)
+        assert res.exact_pvalue == pytest.approx(exact, rel=1e-12)
+        assert res.exact_pvalue >= res.exact_floor * (1 - 1e-12)
+
+
+def test_exact_p_value_of_known_outcomes_and_of_designs_too_large():
+    # three models ranked alike on two data sets: 1/6, where F_F = inf gives 0; one swap
+    # from alike on three data sets: 7/36, where the F approximation gives 0.049
+    assert friedman_test([[3, 2, 1]] * 2).exact_pvalue == pytest.approx(1 / 6, rel=1e-12)
+    swap = friedman_test([[3, 2, 1], [3, 2, 1], [2, 3, 1]])
+    assert swap.exact_pvalue == pytest.approx(7 / 36, rel=1e-12)
+    assert swap.ff_pvalue == pytest.approx(0.0494, abs=5e-5)
+    # every data set ties all the models: one outcome, p = 1
+    assert friedman_test(np.ones((3, 4))).exact_pvalue == 1.0
+    # five models on 54 data sets: too many outcomes to enumerate
+    assert math.isnan(friedman_test(np.random.default_rng(0).uniform(size=(54, 5))).exact_pvalue)

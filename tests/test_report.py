@@ -197,19 +197,39 @@ def test_report_says_why_the_iman_davenport_statistic_is_infinite():
     assert results.friedman.statistic == pytest.approx(8 * 2, rel=1e-12)
     assert np.isinf(results.friedman.ff_statistic)
     assert (
-        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike), p = 0: the "
-        "learners differ at 0.05" in build_report(results).markdown
-    )  # the exact p-value of rankings alike: 3!^(1 - 8) = 3.6e-06
+        "Iman-Davenport F(2, 14) = inf (every data set ranks the learners alike), p = 0; "
+        "exact p = 3.57e-06 (of both statistics, by enumerating every ordering of each data "
+        "set's ranks; the two above are large-sample approximations): the learners differ at "
+        "0.05" in build_report(results).markdown
+    )  # the exact p-value of rankings alike: 3!^(1 - 8) = 3.57e-06
     # on two data sets rankings alike are a chance of 1 in 3! = 6 (the exact test): no
     # outcome can be significant at 0.05, whatever the F approximation's p of 0
     two = table[table["dataset"].isin(table["dataset"].unique()[:2])]
     results = compare_learners(two, hierarchical=False, n_samples=N)
     assert results.friedman.ff_pvalue == 0 and results.friedman.exact_floor == 1 / 6
     assert (
-        "p = 0: no significant difference at 0.05: out of reach on 2 data sets, on which no "
-        "outcome has an exact p-value below 0.167 (both p-values are large-sample "
-        "approximations, which fail this few)" in build_report(results).markdown
+        "p = 0; exact p = 0.167 (of both statistics, by enumerating every ordering of each "
+        "data set's ranks; the two above are large-sample approximations): no significant "
+        "difference at 0.05 (out of reach on 2 data sets: no outcome has an exact p-value "
+        "below 0.167)" in build_report(results).markdown
     )
+    # one swap from alike on three data sets: the F approximation's p = 0.049 would say
+    # they differ, the exact p-value is 7/36 (tests/test_friedman.py enumerates it)
+    gen = np.random.default_rng(3)
+    rows = [
+        (name, f"d{d}", f, mean + 0.005 * gen.standard_normal())
+        for d, means in enumerate(((0.9, 0.8, 0.7), (0.9, 0.8, 0.7), (0.8, 0.9, 0.7)))
+        for f in range(10)
+        for name, mean in zip(("rf", "svm", "knn"), means, strict=True)
+    ]
+    swap = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    results = compare_learners(swap, hierarchical=False, n_samples=N)
+    assert results.friedman.ff_pvalue < 0.05
+    assert (
+        "Iman-Davenport F(2, 4) = 7.000, p = 0.0494; exact p = 0.194 (of both statistics"
+        in build_report(results).markdown
+    )
+    assert "approximations): no significant difference at 0.05\n" in build_report(results).markdown
     # at alpha 0.15 Nemenyi's CD, 1.86, lies below rf's and knn's rank difference of 2,
     # but the floor 1/6 holds for it too: no pair is listed
     results = compare_learners(two, hierarchical=False, n_samples=N, alpha=0.15)

@@ -634,6 +634,7 @@ def _rank(args: argparse.Namespace) -> list[Row]:
             "tie_correction": fried.tie_correction,
             "iman_davenport_f": fried.ff_statistic,
             "iman_davenport_pvalue": fried.ff_pvalue,
+            "exact_pvalue": fried.exact_pvalue,
             "exact_pvalue_floor": fried.exact_floor,
             "nemenyi_cd": nem.cd,
             "alpha": args.alpha,

@@ -209,8 +209,12 @@ def _how_to_read(results: ComparisonResults) -> list[tuple]:
 
 
 def _friedman_line(results: ComparisonResults) -> str:
-    """The Friedman and Iman-Davenport tests of all learners in words."""
+    """The Friedman and Iman-Davenport tests of all learners in words, decided by their
+    exact p-value where the design is small enough to enumerate it (the large-sample
+    approximations fail with few data sets), by Iman-Davenport's otherwise."""
     s, fr = results.settings, results.friedman
+    exact = not np.isnan(fr.exact_pvalue)
+    decisive = fr.exact_pvalue if exact else fr.ff_pvalue
     return (
         f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
         + _ties_note(results)
@@ -218,16 +222,23 @@ def _friedman_line(results: ComparisonResults) -> str:
         f"Iman-Davenport F({fr.ff_df[0]}, {fr.ff_df[1]}) = {fr.ff_statistic:.3f}"
         # F divides by the spread of ranks that chi-square leaves, none when ranks agree
         + (" (every data set ranks the learners alike)" if np.isinf(fr.ff_statistic) else "")
-        + f", p = {_fmt(fr.ff_pvalue)}: "
+        + f", p = {_fmt(fr.ff_pvalue)}"
         + (
-            # too few data sets for any outcome to be significant: the approximate p-values
-            # do not decide (Demsar 2006's tables of exact critical values serve small N)
-            f"no significant difference at {s.alpha:g}: out of reach on {fr.n_datasets} data "
-            f"sets, on which no outcome has an exact p-value below {_fmt(fr.exact_floor)} "
-            "(both p-values are large-sample approximations, which fail this few)"
+            f"; exact p = {_fmt(fr.exact_pvalue)} (of both statistics, by enumerating every "
+            "ordering of each data set's ranks; the two above are large-sample "
+            "approximations)"
+            if exact
+            else ""
+        )
+        + ": "
+        + ("the learners differ" if decisive < s.alpha else "no significant difference")
+        + f" at {s.alpha:g}"
+        + (
+            # too few data sets for any outcome to be significant
+            f" (out of reach on {fr.n_datasets} data sets: no outcome has an exact p-value "
+            f"below {_fmt(fr.exact_floor)})"
             if fr.exact_floor >= s.alpha
-            else ("the learners differ" if fr.ff_pvalue < s.alpha else "no significant difference")
-            + f" at {s.alpha:g}"
+            else ""
         )
     )
 
