@@ -6,7 +6,7 @@ import shutil
 import pandas as pd
 import pytest
 import yaml
-from test_workflow import ROOT, snakemake
+from test_workflow import ROOT, _accuracies_file, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -58,18 +58,20 @@ def test_a_missing_data_file_stops_only_the_real_data_targets(tmp_path):
 
 def test_an_existing_data_file_is_never_fetched_again(tmp_path):
     work = _workdir(tmp_path)
-    present = tmp_path / "accuracies.txt"
-    present.write_text("a file the user put there\n")
+    present = _accuracies_file(
+        tmp_path / "accuracies.txt", ["nbc", "aode", "hnb", "j48", "j48gr"], 54
+    )  # the user's, in the format of the real results
+    before = present.read_bytes()
     # a changed source URL (a params change) must not schedule a download over the file
-    proc = snakemake(
-        work,
-        "-n",
-        "--config",
-        EXPERIMENTS,
-        f"accuracies={present}",
-        f"accuracies_url={UNREACHABLE}",
-    )
+    args = ("--config", EXPERIMENTS, f"accuracies={present}", f"accuracies_url={UNREACHABLE}")
+    proc = snakemake(work, "-n", *args)
     assert "fetch_accuracies" not in proc.stdout + proc.stderr
+    assert present.read_bytes() == before
+    # a file that is not the results is refused by the dry run, naming it, and kept
+    present.write_text("a file the user put there\n")
+    proc = snakemake(work, "-n", *args, check=False)
+    assert proc.returncode != 0 and "fetch_accuracies" not in proc.stdout + proc.stderr
+    assert f"cvcompare: accuracies: {present}:1: data line before the first" in proc.stderr
     assert present.read_text() == "a file the user put there\n"
     config = yaml.safe_load((work / "config" / "config.yaml").read_text())
     assert config["accuracies_url"].startswith("https://")  # the default is the public source
