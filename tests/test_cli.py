@@ -187,8 +187,8 @@ def test_rank_says_when_no_outcome_can_be_significant(capsys, small_csv, tmp_pat
         assert ("no outcome has an exact p-value below 0.167" in err) is noted
         assert ("none can be significant at 0.05" in err) is noted
     # two learners ranked alike on five data sets: Nemenyi's CD, 0.877, is below their rank
-    # difference of 1, but no outcome has an exact p-value below 2^-4 = 0.0625 (the range of
-    # the average ranks is unchanged by relabelling the learners too): no pair is listed
+    # difference of 1, but the exact p-value of the test of all learners is 2^-4 = 0.0625
+    # (the floor): they do not differ, and the post-hoc test lists no pair
     five = tmp_path / "five.csv"
     table[table["dataset"].isin([f"d{d}" for d in range(5)])].to_csv(five, index=False)
     code, out, err = _run(capsys, "rank", str(five), "--learners", "rf", "knn", "--format", "json")
@@ -198,7 +198,8 @@ def test_rank_says_when_no_outcome_can_be_significant(capsys, small_csv, tmp_pat
     assert [r["significantly_different"] for r in rows if "significantly_different" in r] == [
         "none"
     ]
-    assert "Nemenyi's critical difference" in err and "; 1 pair(s) beyond CD not listed" in err
+    assert "the learners do not differ at 0.05" in err  # exact p = 2 / 2^5 = 0.0625
+    assert "the 1 pair(s) beyond CD are not listed" in err
 
 
 def test_rank_learners_ranks_the_chosen_learners_in_their_order(capsys, small_csv, tmp_path):

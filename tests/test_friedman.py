@@ -394,3 +394,41 @@ def test_exact_p_value_of_known_outcomes_and_of_designs_too_large():
     assert friedman_test(np.ones((3, 4))).exact_pvalue == 1.0
     # five models on 54 data sets: too many outcomes to enumerate
     assert math.isnan(friedman_test(np.random.default_rng(0).uniform(size=(54, 5))).exact_pvalue)
+
+
+def test_exact_p_value_at_the_floor_and_the_decision():
+    """Five models on two data sets whose exact p-value is the floor, 60/600 = 0.1 (six
+    outcomes of 1/60 each, added in floating point 0.09999999999999999): counted in
+    integers it is 0.1 exactly, so that the test does not reject at 0.1; rejects() decides
+    with the exact p-value where there is one, with Iman-Davenport's otherwise."""
+    res = friedman_test([[3, 3, 1, 1, 1], [3, 2, 0, 0, 1]])
+    assert res.exact_pvalue == res.exact_floor == 0.1
+    assert not res.rejects(0.1) and res.rejects(0.1 + 1e-12)
+    big = friedman_test(np.random.default_rng(1).uniform(size=(54, 5)))
+    assert math.isnan(big.exact_pvalue) and big.rejects(0.05) == (big.ff_pvalue < 0.05)
+    with pytest.raises(ValueError, match="alpha: expected a test size"):
+        res.rejects(0.7)
+
+
+def test_exact_p_value_reach_and_order():
+    """Where the enumeration stops (EXACT_WORK, without ties: three models on 66 data sets
+    but not 70, five on 6 but not 7, six on 3), and that it depends on the data sets'
+    ties, not on their order in the table: the same p-value, or none, whatever the order.
+    Ties cut the orderings by prod t!: twelve models, one data set tying them all, are
+    no more work than one ordering."""
+    reach = ((3, 66, True), (3, 70, False), (5, 6, True), (5, 7, False), (6, 3, True))
+    for k, n, enumerated in reach:
+        res = friedman_test(np.tile(np.arange(k, dtype=float), (n, 1)))
+        assert (not math.isnan(res.exact_pvalue)) is enumerated, (k, n)
+    # five models, three data sets with ties before four without: taken in the table's
+    # order, the enumeration ran out of rows with the tied ones first, not last
+    gen = np.random.default_rng(7)
+    scores = np.vstack([gen.integers(0, 2, size=(3, 5)), gen.uniform(size=(4, 5))])
+    orders = [np.arange(7), np.arange(7)[::-1], *(gen.permutation(7) for _ in range(6))]
+    values = {friedman_test(scores[order]).exact_pvalue for order in orders}
+    assert len(values) == 1 and not math.isnan(values.pop())
+    from cvcompare.stats.friedman import _distinct_orderings
+
+    ties = _distinct_orderings((0,) * 6 + (1, 1, 2, 3, 4, 5))
+    assert len(ties) == 12 * 11 * 10 * 9 * 8 * 7 // 2 == len({tuple(r) for r in ties})
+    assert all(sorted(r) == [0] * 6 + [1, 1, 2, 3, 4, 5] for r in ties.tolist())

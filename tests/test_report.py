@@ -231,12 +231,12 @@ def test_report_says_why_the_iman_davenport_statistic_is_infinite():
     )
     assert "approximations): no significant difference at 0.05\n" in build_report(results).markdown
     # at alpha 0.15 Nemenyi's CD, 1.86, lies below rf's and knn's rank difference of 2,
-    # but the floor 1/6 holds for it too: no pair is listed
+    # but the test of all learners does not reject (exact p = 1/6): no pair is listed
     results = compare_learners(two, hierarchical=False, n_samples=N, alpha=0.15)
     assert results.nemenyi.significant.any()
     assert (
-        "Significantly different pairs: none: out of reach on these data sets, as above (1 "
-        "pair beyond CD, a large-sample approximation)" in build_report(results).markdown
+        "Significantly different pairs: none: the learners do not differ, as above (1 pair "
+        "beyond CD, which the Nemenyi test does not look at then)" in build_report(results).markdown
     )
 
 

@@ -653,13 +653,19 @@ def _rank(args: argparse.Namespace) -> list[Row]:
         if nem.significant[i, j]
     ]
     if fried.exact_floor >= args.alpha:
-        # the range of the average ranks, which Nemenyi's CD bounds, has the same floor
         print(
             f"cvcompare: note: on {len(datasets)} data sets no outcome has an exact p-value "
             f"below {fried.exact_floor:.3g} (exact_pvalue_floor): none can be significant at "
             f"{args.alpha:g}, whatever the Friedman and Iman-Davenport p-values and "
-            f"Nemenyi's critical difference, which are large-sample approximations"
-            + (f"; {len(different)} pair(s) beyond CD not listed" if different else ""),
+            "Nemenyi's critical difference, which are large-sample approximations",
+            file=sys.stderr,
+        )
+    if different and not fried.rejects(args.alpha):
+        # the post-hoc test follows only where the test of all learners rejects
+        print(
+            f"cvcompare: note: the learners do not differ at {args.alpha:g} (by the exact "
+            "p-value where given, else Iman-Davenport's): the Nemenyi test does not look at "
+            f"pairs then, and the {len(different)} pair(s) beyond CD are not listed",
             file=sys.stderr,
         )
         different = []

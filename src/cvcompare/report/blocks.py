@@ -211,10 +211,9 @@ def _how_to_read(results: ComparisonResults) -> list[tuple]:
 def _friedman_line(results: ComparisonResults) -> str:
     """The Friedman and Iman-Davenport tests of all learners in words, decided by their
     exact p-value where the design is small enough to enumerate it (the large-sample
-    approximations fail with few data sets), by Iman-Davenport's otherwise."""
+    approximations fail with few data sets), by Iman-Davenport's otherwise
+    (:meth:`~cvcompare.stats.FriedmanResult.rejects`)."""
     s, fr = results.settings, results.friedman
-    exact = not np.isnan(fr.exact_pvalue)
-    decisive = fr.exact_pvalue if exact else fr.ff_pvalue
     return (
         f"Friedman test: chi-square = {fr.statistic:.3f}, p = {_fmt(fr.pvalue)}"
         + _ties_note(results)
@@ -224,14 +223,14 @@ def _friedman_line(results: ComparisonResults) -> str:
         + (" (every data set ranks the learners alike)" if np.isinf(fr.ff_statistic) else "")
         + f", p = {_fmt(fr.ff_pvalue)}"
         + (
-            f"; exact p = {_fmt(fr.exact_pvalue)} (of both statistics, by enumerating every "
-            "ordering of each data set's ranks; the two above are large-sample "
+            ""
+            if np.isnan(fr.exact_pvalue)
+            else f"; exact p = {_fmt(fr.exact_pvalue)} (of both statistics, by enumerating "
+            "every ordering of each data set's ranks; the two above are large-sample "
             "approximations)"
-            if exact
-            else ""
         )
         + ": "
-        + ("the learners differ" if decisive < s.alpha else "no significant difference")
+        + ("the learners differ" if fr.rejects(s.alpha) else "no significant difference")
         + f" at {s.alpha:g}"
         + (
             # too few data sets for any outcome to be significant
@@ -263,10 +262,10 @@ def _all_learners(results: ComparisonResults, figures: dict[str, bytes]) -> list
         f"Nemenyi critical difference CD = {nem.cd:.3f} (q_alpha = {nem.q_alpha:.3f})",
         "Significantly different pairs: "
         + (
-            # the range of the average ranks has the exact floor of the Friedman statistic
-            f"none: out of reach on these data sets, as above ({len(sig)} "
-            f"pair{'s' * (len(sig) > 1)} beyond CD, a large-sample approximation)"
-            if results.friedman.exact_floor >= results.settings.alpha and sig
+            # the post-hoc test follows only where the test of all learners rejects
+            f"none: the learners do not differ, as above ({len(sig)} pair"
+            f"{'s' * (len(sig) > 1)} beyond CD, which the Nemenyi test does not look at then)"
+            if sig and not results.friedman.rejects(results.settings.alpha)
             else "; ".join(sig)
             if sig
             else "none"
