@@ -65,9 +65,9 @@ from tqdm import tqdm
 
 from cvcompare._validation import (
     DEFAULT_RHO,
-    DEFAULT_ROPE,
     check_rho,
     check_rope,
+    check_scaled_rope,
     check_test_size,
 )
 from cvcompare.io import (
@@ -408,13 +408,14 @@ def _check_settings(args: argparse.Namespace, tests: Sequence[str]) -> None:
     """
     roped = sorted(_ROPE_TESTS.intersection(tests))
     if args.rope is None:
-        if args.scale == "raw" and roped:
+        try:  # the library's default, which raw scores have not where a test has a rope
+            args.rope = check_scaled_rope(None, args.scale if roped else "fraction")
+        except ValueError:
             raise _ArgumentError(
                 f"--rope: with --scale raw, give the region of practical equivalence in the "
                 f"scores' unit (for {', '.join(roped)}); the default, 0.01, is one point of "
                 "accuracy as a fraction"
-            )
-        args.rope = DEFAULT_ROPE
+            ) from None
     low, high = args.rope
     if args.scale == "percent" and roped and _WIDE_ROPE < max(-low, high) < 1:
         meant = f"{high / 100:g}" if low == -high else f"={low / 100:g},{high / 100:g}"

@@ -554,10 +554,6 @@ def _dp_and_idp(x, sizes, settings, key):
     )
 
 
-def _means(x: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    return mean_differences(x, score_size=sizes)
-
-
 #: Every test of a pair, by its name in ``cvcompare compare --test``: a function of the fold
 #: differences, the size of the pair's scores on each data set (:func:`pair_sizes`), the
 #: settings and the test's seed sequence, returning the library's result. The rank tests do
@@ -568,15 +564,17 @@ TESTS = {
         x, rho=s.rho, alpha=s.alpha, scale=difference_scale(s.scale), score_size=sizes
     ),
     "signed-rank": lambda x, sizes, s, key: _two_sided(
-        "wilcoxon", _means(x, sizes), s.zero_method
+        "wilcoxon", mean_differences(x, score_size=sizes), s.zero_method
     ),
-    "sign": lambda x, sizes, s, key: _two_sided("sign", _means(x, sizes), s.zero_method),
+    "sign": lambda x, sizes, s, key: _two_sided(
+        "sign", mean_differences(x, score_size=sizes), s.zero_method
+    ),
     "bayes-signed-rank": lambda x, sizes, s, key: bayesian_signed_rank(
-        _means(x, sizes), rope=s.rope, prior_strength=s.signed_rank_prior,
+        mean_differences(x, score_size=sizes), rope=s.rope, prior_strength=s.signed_rank_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "bayes-sign": lambda x, sizes, s, key: bayesian_sign_test(
-        _means(x, sizes), rope=s.rope, prior_strength=s.sign_prior,
+        mean_differences(x, score_size=sizes), rope=s.rope, prior_strength=s.sign_prior,
         n_samples=s.n_samples, rng=key, scale=difference_scale(s.scale),
     ),
     "idp-signed-rank": _dp_and_idp,
@@ -605,7 +603,7 @@ def _analyse_pair(table: pd.DataFrame, first: str, second: str, settings: Settin
         table, first, second, higher_is_better=settings.higher_is_better, scale=settings.scale
     )
     sizes = pair_sizes(table, first, second, datasets, settings.scale)
-    means = _means(x, sizes)
+    means = mean_differences(x, score_size=sizes)
     ttests = run_test("correlated-t", x, sizes, settings, first, second)
     if len(datasets) < 2:
         return PairResult(first, second, datasets, x, means, sizes, ttests)

@@ -21,6 +21,7 @@ Friedman statistic. Communications in Statistics 9, 571-595.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -156,11 +157,6 @@ class FriedmanResult:
         Upper tail of ``F(k - 1, (k - 1)(N - 1))`` at ``ff_statistic``.
     ff_critical_value : float
         The ``1 - alpha`` quantile of ``F(k - 1, (k - 1)(N - 1))``.
-    exact_pvalue : float
-        The exact p-value of ``chi2_F`` and of ``F_F`` (the same: ``F_F`` increases with
-        ``chi2_F``) under the permutation distribution that ``pvalue`` and ``ff_pvalue``
-        approximate, in which each data set orders its ranks at random; NaN for a design
-        too large to enumerate (:data:`EXACT_WORK`), where the approximations serve.
     alpha : float
         Level of ``ff_critical_value``.
     tie_correction : bool
@@ -181,7 +177,6 @@ class FriedmanResult:
     ff_statistic: float
     ff_pvalue: float
     ff_critical_value: float
-    exact_pvalue: float
     alpha: float
     tie_correction: bool
     avg_ranks: np.ndarray
@@ -199,6 +194,15 @@ class FriedmanResult:
     def tied_datasets(self) -> int:
         """Number of data sets on which some models tie."""
         return sum(_tie_sum(row) > 0 for row in self.ranks)
+
+    @functools.cached_property
+    def exact_pvalue(self) -> float:
+        """The exact p-value of ``chi2_F`` and of ``F_F`` (the same: ``F_F`` increases with
+        ``chi2_F``) under the permutation distribution that ``pvalue`` and ``ff_pvalue``
+        approximate, in which each data set orders its ranks at random; NaN for a design
+        too large to enumerate (:data:`EXACT_WORK`), where the approximations serve.
+        Computed when first asked for (up to a few tenths of a second)."""
+        return _exact_pvalue(self.ranks)
 
     def rejects(self, alpha: float) -> bool:
         """Whether the models differ at ``alpha``: by the exact p-value where the design is
@@ -315,7 +319,6 @@ def friedman_test(
         ff_statistic=float(ff),
         ff_pvalue=float(stats.f.sf(ff, df1, df2)),
         ff_critical_value=float(stats.f.ppf(1.0 - alpha, df1, df2)),
-        exact_pvalue=_exact_pvalue(ranks),
         alpha=alpha,
         tie_correction=bool(tie_correction),
         avg_ranks=avg_ranks,

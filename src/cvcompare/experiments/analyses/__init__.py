@@ -188,12 +188,13 @@ def check_pair_in_data(settings: Mapping[str, Any], data: pd.DataFrame) -> None:
         check_learner(settings[key], key, known)
 
 
-def check_dataset_count(settings: Mapping[str, Any], data: pd.DataFrame, key: str) -> None:
+def check_dataset_count(settings: Mapping[str, Any], data: pd.DataFrame, key: str) -> int:
     """Check that the real results ``data`` hold at least as many data sets as the setting
-    ``key`` counts (None: all of them)."""
+    ``key`` counts (None: all of them); return how many they hold."""
     count, held = settings[key], data["dataset"].nunique()
     if count is not None and count > held:
         raise ValueError(f"{key}: the real results have {held} data sets, got {key}={count}")
+    return held
 
 
 def learner_pair_differences(

@@ -61,8 +61,7 @@ def _check_decisions_data(settings: dict[str, Any], data: pd.DataFrame) -> None:
     """The learner pair is in the real results, which hold the data sets ``stop`` counts,
     and the subset from ``start`` has at least two of them."""
     check_pair_in_data(settings, data)
-    check_dataset_count(settings, data, "stop")
-    held = data["dataset"].nunique()
+    held = check_dataset_count(settings, data, "stop")
     if settings["stop"] is None and settings["start"] > held - 1:
         raise ValueError(
             f"start: the real results have {held} data sets, so a subset from start="
