@@ -95,6 +95,24 @@ def test_zero_variance_frequentist():
     assert pos.confidence_interval() == (0.25, math.inf)
 
 
+@pytest.mark.parametrize(
+    "x",
+    [np.full(10, (0.1 + 0.2) - 0.3), 1e-16 * np.arange(1, 11), np.full(10, -1e-17)],
+)
+def test_a_mean_of_rounding_alone_is_zero_in_both_correlated_ttests(x):
+    # 0.1 + 0.2 - 0.3 = 5.6e-17 on every fold is no difference of scores of size 1: the
+    # Bayesian test's point mass sits on 0 (P(mu > 0) = 1/2), and Corollary 1 (P(mu > 0)
+    # = 1 - p of the one-sided test) then asks p = 1/2, which a statistic of 0 gives
+    # (an infinite one gave p = 0, a difference "found" in the last bits)
+    freq = correlated_ttest(x, rho=0.1, alternative="greater")
+    post = bayesian_correlated_ttest(x, rho=0.1, rope=(0.0, 0.0))
+    assert freq.statistic == 0.0 and freq.pvalue == 0.5 == 1.0 - post.p_positive
+    assert correlated_ttest(x, rho=0.1).pvalue == 1.0
+    # scores of size 1e-16 (given): the same values are differences, constant and positive
+    tiny = correlated_ttest(np.full(10, 5.6e-17), rho=0.1, scale="raw", score_size=1e-16)
+    assert tiny.statistic == math.inf
+
+
 # ------------------------------------------------------------------ Bayesian test
 
 

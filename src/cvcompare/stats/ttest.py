@@ -95,6 +95,13 @@ def _t_cdf(z, df) -> np.ndarray:
     return np.where(np.asarray(df) == 1, cauchy, stats.t.cdf(z, df))
 
 
+def _on_point(c, loc, size) -> np.ndarray:
+    """Whether ``c`` lies within the rounding of one difference of scores of magnitude
+    ``size`` (:func:`cvcompare._validation.rounding_tolerance` with ``n = 1``) of a point
+    mass at ``loc``, and so counts as ``loc`` itself."""
+    return np.abs(c - loc) <= rounding_tolerance(1, np.maximum(size, np.abs(loc)))
+
+
 def _t_tail(c: float, df, loc, scale, *, upper: bool, size=1.0) -> np.ndarray:
     """``P(mu <= c)`` (or ``P(mu > c)`` if ``upper``) for ``mu ~ St(df, loc, scale)``.
 
@@ -115,9 +122,7 @@ def _t_tail(c: float, df, loc, scale, *, upper: bool, size=1.0) -> np.ndarray:
     z = (c - loc) / np.where(degenerate, 1.0, scale)
     sign = -1.0 if upper else 1.0
     t_tail = _t_cdf(-z, df) if upper else _t_cdf(z, df)
-    # on the point: within the rounding of one difference of scores of magnitude size
-    on_point = np.abs(c - loc) <= rounding_tolerance(1, np.maximum(size, np.abs(loc)))
-    side = np.where(on_point, 0.0, np.sign(c - loc))
+    side = np.where(_on_point(c, loc, size), 0.0, np.sign(c - loc))
     return np.where(degenerate, 0.5 * (1.0 + sign * side), t_tail)
 
 
@@ -134,7 +139,7 @@ class CorrelatedTTestResult:
     ----------
     statistic : float
         The correlated t statistic; ``+-inf`` when the differences have zero variance and
-        a non-zero mean, ``0`` when they are all zero.
+        a non-zero mean, ``0`` when they are all zero (within rounding).
     pvalue : float
         The p-value for ``alternative``.
     df : int
@@ -228,7 +233,9 @@ def correlated_ttest(
     -----
     Zero variance (all differences equal) is defined by continuity in the variance: a
     non-zero mean gives ``statistic = +-inf`` and p-values 0 or 1 (two-sided: 0); a zero
-    mean gives ``statistic = 0`` (p-value 1 two-sided, 0.5 one-sided).
+    mean gives ``statistic = 0`` (p-value 1 two-sided, 0.5 one-sided), as does a mean
+    within the rounding of one difference of scores of ``score_size`` of zero (``0.1 + 0.2
+    - 0.3`` on every fold), which :func:`bayesian_correlated_ttest` takes as zero too.
 
     References
     ----------
@@ -240,7 +247,7 @@ def correlated_ttest(
     >>> round(res.statistic, 4), res.df
     (1.8304, 4)
     """
-    arr, _ = _check_differences(x, scale, score_size)
+    arr, size = _check_differences(x, scale, score_size)
     rho = check_rho(rho)
     alternative = check_choice(alternative, "alternative", ("two-sided", "greater", "less"))
     n, mean, ss = _sample_moments(arr)
@@ -248,8 +255,10 @@ def correlated_ttest(
     std_err = math.sqrt(ss / (n - 1) * (1.0 / n + rho / (1.0 - rho)))
     if std_err > 0:
         statistic = mean / std_err
+    elif _on_point(0.0, mean, size):  # a mean of rounding alone: as the Bayesian test
+        statistic = 0.0
     else:
-        statistic = math.copysign(math.inf, mean) if mean != 0 else 0.0
+        statistic = math.copysign(math.inf, mean)
     df = n - 1
     if alternative == "greater":
         pvalue = float(_t_cdf(-statistic, df))
