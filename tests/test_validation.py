@@ -8,8 +8,14 @@ import pytest
 
 from cvcompare._validation import check_array, check_int, check_probability, check_rope, check_scale
 from cvcompare.hierarchical import fit_hierarchical
+from cvcompare.io import read_csv_scores
 from cvcompare.report import compare_learners
-from cvcompare.stats import bayesian_correlated_ttest, bayesian_sign_test, bayesian_signed_rank
+from cvcompare.stats import (
+    bayesian_correlated_ttest,
+    bayesian_sign_test,
+    bayesian_signed_rank,
+    correlated_ttest,
+)
 
 
 def test_check_array_reports_nan_position():
@@ -66,6 +72,31 @@ def test_check_scale_names_raw_for_scores_that_are_not_accuracies():
     # scale='raw' beside scale='percent'
     with pytest.raises(ValueError, match=r"scale='percent', .* pass scale='raw'$"):
         check_scale(np.array([1.5, -2.0]), "x")
+
+
+def test_raw_values_beyond_what_their_squares_hold_are_refused(tmp_path):
+    # the t-test is unchanged by the unit (t = 2.2528, Eq. (1) on x) from 1e-140 to 1e140 x;
+    # at 1e160 x its squared deviations overflowed (statistic 0, p = 1) and at 1e-160 x
+    # underflowed: refused instead, naming the argument
+    x = np.array([0.01, 0.03, -0.01, 0.02, 0.015, 0.0, 0.025, 0.01, 0.02, 0.005])
+    t = x.mean() / np.sqrt(x.var(ddof=1) * (1 / 10 + 0.1 / 0.9))
+    for unit in (1e-140, 1.0, 1e140):  # the scores' size given: of a tiny unit too
+        res = correlated_ttest(x * unit, rho=0.1, scale="raw", score_size=unit)
+        assert res.statistic == pytest.approx(t, rel=1e-12)
+    for unit in (1e-160, 1e160):
+        with pytest.raises(ValueError, match="x: raw values must be 0 or of magnitude between"):
+            correlated_ttest(x * unit, rho=0.1, scale="raw")
+    path = tmp_path / "huge.csv"
+    pd.DataFrame(
+        {
+            "learner": ["a"] * 2 + ["b"] * 2,
+            "dataset": "d",
+            "fold": [0, 1] * 2,
+            "score": [1e200, 2e200, 1.0, 2.0],
+        }
+    ).to_csv(path, index=False)
+    with pytest.raises(ValueError, match="column 'score': raw values must be 0 or of magnitude"):
+        read_csv_scores(path, scale="raw")
 
 
 @pytest.mark.parametrize(

@@ -305,6 +305,25 @@ def check_real(value: object, name: str, expected: str = "a real number") -> flo
         raise TypeError(f"{name}: expected {expected}, got {value!r}") from None
 
 
+RAW_LIMIT = 1e150
+"""The largest magnitude of a raw score or difference (and the inverse of the smallest
+non-zero one): the t-tests square the differences, and squares of magnitudes beyond
+``1e154`` overflow double precision (below ``1e-154`` they lose digits)."""
+
+
+def _check_raw_magnitude(arr: np.ndarray, name: str) -> None:
+    """Refuse raw values that are neither 0 nor of a magnitude within
+    [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`]."""
+    magnitude = np.abs(arr)
+    odd = magnitude[(magnitude > RAW_LIMIT) | ((magnitude > 0) & (magnitude < 1 / RAW_LIMIT))]
+    if odd.size:
+        raise ValueError(
+            f"{name}: raw values must be 0 or of magnitude between {1 / RAW_LIMIT:g} and "
+            f"{RAW_LIMIT:g}, whose squares double precision holds, found {odd[0]:g}; "
+            "give them in another unit"
+        )
+
+
 def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.ndarray:
     """Check that accuracies or their differences are on the stated scale.
 
@@ -317,7 +336,8 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
     scale : {"fraction", "percent", "raw"}, default "fraction"
         ``"fraction"``: values must lie in [-1, 1]; ``"percent"``: values in [-100, 100]
         are divided by 100; ``"raw"``: any score that is not an accuracy (AUC, F1, RMSE,
-        log-loss, ...), returned unchanged in its own unit.
+        log-loss, ...), returned unchanged in its own unit, each 0 or of a magnitude
+        within [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`].
 
     Returns
     -------
@@ -331,6 +351,7 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
         three.
     """
     if scale == "raw":
+        _check_raw_magnitude(arr, name)
         return arr
     if scale == "fraction":
         if np.any(np.abs(arr) > 1):
@@ -363,7 +384,8 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool 
     scale : {"fraction", "percent", "raw"}
         ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of
         them in [0, 1] (those are fractions, which a division by 100 would shrink
-        silently); ``"raw"``: any score, unchecked.
+        silently); ``"raw"``: any score 0 or of a magnitude within
+        [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`].
     whole : bool, default True
         Whether ``scores`` are all of a table's; False for a part of one (two learners'),
         whose percentages may all lie in [0, 1] (error rates below 1%): only their range
@@ -376,6 +398,7 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool 
         all of them lie in [0, 1].
     """
     if scale == "raw":
+        _check_raw_magnitude(scores, name)
         return
     top = 1 if scale == "fraction" else 100
     outside = (scores < 0) | (scores > top)
