@@ -207,6 +207,11 @@ def test_select_learners_and_the_order_of_the_score_matrix(tmp_path):
     letters = table[table["learner"] != "knn"].replace({"learner": {"rf": "r", "svm": "s"}})
     with pytest.raises(TypeError, match="order: expected a sequence of learner names"):
         mean_score_matrix(letters, "sr")
+    # a set has no order to keep: which learner is first could change from run to run
+    with pytest.raises(TypeError, match="order: .* in the order wanted .* got a set"):
+        mean_score_matrix(sub, {"svm", "rf"})
+    with pytest.raises(TypeError, match="learners: .* in the order wanted .* got a dict"):
+        select_learners(table, dict.fromkeys(["rf", "svm"]))
     with pytest.raises(ValueError, match="learners: unknown learner 'xgb'"):
         select_learners(table, ["rf", "xgb"])
     with pytest.raises(ValueError, match="learners: expected at least two different"):

@@ -583,6 +583,10 @@ def test_scores_off_the_stated_scale_and_bad_options_are_refused(tmp_path):
     bad = [
         ({"hierarchical": "no"}, TypeError, "hierarchical: expected True or False"),
         ({"learners": "rs"}, TypeError, "learners: expected a sequence of learner names"),
+        # a set's order (which learner is first) could change from run to run
+        ({"learners": {"r", "s"}}, TypeError, "learners: .* in the order wanted .* got a set"),
+        ({"source": 3}, TypeError, "source: expected the input's name as a string"),
+        ({"reading": "abc"}, TypeError, "reading: expected a tuple of command-line options"),
         # one point of accuracy means nothing in a raw score's unit: the rope must be given
         ({"scale": "raw"}, ValueError, "^rope: scale='raw' needs a rope in the score's unit"),
     ]

@@ -24,7 +24,7 @@ import contextlib
 import gzip
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Literal
@@ -478,6 +478,20 @@ def check_learner(value: object, name: str, known: list[str]) -> None:
         raise ValueError(f"{name}: unknown learner {value!r}; the table has {known}")
 
 
+def _ordered_names(names: object, name: str) -> list:
+    """``names`` as a list, refusing a single string and collections without an order (a
+    set, a mapping), whose order, which decides the sign of every difference, could
+    change from one run to the next."""
+    if isinstance(names, str):
+        raise TypeError(f"{name}: expected a sequence of learner names, got the string {names!r}")
+    if isinstance(names, (set, frozenset, Mapping)) or not isinstance(names, Iterable):
+        raise TypeError(
+            f"{name}: expected a sequence of learner names in the order wanted (a list or a "
+            f"tuple), got a {type(names).__name__}"
+        )
+    return list(names)
+
+
 def select_learners(
     table: pd.DataFrame, chosen: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -504,14 +518,10 @@ def select_learners(
         If a learner is not in the table or is chosen twice, or fewer than two different
         learners are chosen (the argument is named ``learners`` in the message).
     TypeError
-        If ``chosen`` is a single string.
+        If ``chosen`` is a single string, or a collection without an order (a set).
     """
     known = learners(table)
-    if isinstance(chosen, str):
-        raise TypeError(
-            f"learners: expected a sequence of learner names, got the string {chosen!r}"
-        )
-    chosen = known if chosen is None else list(chosen)
+    chosen = known if chosen is None else _ordered_names(chosen, "learners")
     for name in chosen:
         check_learner(name, "learners", known)
     if len(set(chosen)) < 2:
@@ -746,7 +756,7 @@ def mean_score_matrix(
         in).
     TypeError
         If ``table`` is not a DataFrame, a score is not a real number (text, booleans), or
-        ``order`` is a single string.
+        ``order`` is a single string or a collection without an order (a set).
     """
     _check_table(table)
     groups = table.groupby(["learner", "dataset"], sort=False)["score"]
@@ -754,12 +764,11 @@ def mean_score_matrix(
     # for the rank tests) whatever the order of the folds
     means = (groups.agg(math.fsum) / groups.size()).unstack("learner")
     names = learners(table)
-    if isinstance(order, str):
-        raise TypeError(f"order: expected a sequence of learner names, got the string {order!r}")
     if order is not None:
+        order = _ordered_names(order, "order")
         if sorted(order) != sorted(names):
-            raise ValueError(f"order: expected the table's learners {names}, got {list(order)}")
-        names = list(order)
+            raise ValueError(f"order: expected the table's learners {names}, got {order}")
+        names = order
     datasets = list(dict.fromkeys(table["dataset"]))
     means = means.reindex(index=datasets, columns=names)
     if means.isna().any().any():

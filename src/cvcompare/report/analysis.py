@@ -713,7 +713,8 @@ def compare_learners(
         :func:`cvcompare.io.read_csv_scores` with ``scale="percent"`` already holds), or a
         bad setting (naming it).
     TypeError
-        If ``table`` is not a DataFrame, ``learners`` a single string, or a flag not a bool.
+        If ``table`` is not a DataFrame, ``learners`` a single string or a set, a flag not
+        a bool, ``source`` not a string or ``reading`` not a tuple of strings.
     """
     sub, chosen = select_learners(table, learners)
     for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):
@@ -721,6 +722,12 @@ def compare_learners(
             raise TypeError(f"{flag}: expected True or False, got {value!r}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress: expected True, False or None, got {progress!r}")
+    if not isinstance(source, str):
+        raise TypeError(f"source: expected the input's name as a string, got {source!r}")
+    if not isinstance(reading, (tuple, list)) or not all(isinstance(o, str) for o in reading):
+        raise TypeError(
+            f"reading: expected a tuple of command-line options (strings), got {reading!r}"
+        )
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
     scores = check_array(sub["score"].to_numpy(), "table: column 'score'")
     check_score_scale(scores, "table: column 'score'", scale)
