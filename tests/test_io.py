@@ -123,15 +123,20 @@ def test_block_format_parsing_and_errors(tmp_path):
 
 def test_a_pair_of_percentages_below_one_is_taken_as_percent(tmp_path):
     # error rates in percent of two strong learners, below 1% everywhere, in a table whose
-    # third learner has larger ones: the pair is on the table's scale, only its range is
-    # checked (the heuristic "all in [0, 1]: fractions" is for a whole table)
+    # third learner has larger ones: the pair is on the table's scale, which the whole
+    # table's scores tell (the heuristic "all in [0, 1]: fractions" is for a whole table)
     rows = [(learner, d, f, e) for d in ("d1", "d2") for f in range(3) for learner, e in
             (("weak", 12.5), ("a", 0.5 + 0.1 * f), ("b", 0.25))]  # fmt: skip
     table = read_csv_scores(_csv(tmp_path, rows), scale="raw")
     x, _ = fold_differences(table, "a", "b", scale="percent", higher_is_better=False)
     np.testing.assert_allclose(x, [[-0.0025, -0.0035, -0.0045]] * 2, rtol=1e-12)
-    with pytest.raises(ValueError, match=r"column 'score' of 'weak' and 'a' holds 12.5, outside"):
-        fold_differences(table, "weak", "a")
+    for pair in (("weak", "a"), ("a", "b")):  # the pair below 1 is percent all the same
+        with pytest.raises(ValueError, match=r"column 'score' holds 12.5, outside \[0, 1\]"):
+            fold_differences(table, *pair)
+    # a table of fractions taken for percentages was divided by 100 once more, silently
+    fractions = table[table["learner"] != "weak"].assign(score=lambda t: t["score"] / 100)
+    with pytest.raises(ValueError, match="only values in \\[0, 1\\] although scale='percent'"):
+        fold_differences(fractions, "a", "b", scale="percent")
 
 
 def test_equal_losses_differ_by_zero_not_minus_zero(tmp_path):

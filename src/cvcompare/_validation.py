@@ -372,13 +372,14 @@ def check_scale(arr: np.ndarray, name: str, *, scale: str = "fraction") -> np.nd
     raise ValueError(f"scale: expected 'fraction', 'percent' or 'raw', got {scale!r}")
 
 
-def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool = True) -> None:
+def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
     """Check that scores themselves (not their differences) are on the stated scale.
 
     Parameters
     ----------
     scores : numpy.ndarray
-        The scores, of any shape.
+        The scores of a whole table (a part of one, such as two learners' percentages, may
+        all lie in [0, 1]: error rates below 1%), of any shape.
     name : str
         The name used in error messages.
     scale : {"fraction", "percent", "raw"}
@@ -386,16 +387,12 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool 
         them in [0, 1] (those are fractions, which a division by 100 would shrink
         silently); ``"raw"``: any score 0 or of a magnitude within
         [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`].
-    whole : bool, default True
-        Whether ``scores`` are all of a table's; False for a part of one (two learners'),
-        whose percentages may all lie in [0, 1] (error rates below 1%): only their range
-        is checked.
 
     Raises
     ------
     ValueError
-        If a score lies outside the range of ``scale``, or, for ``"percent"`` and ``whole``,
-        all of them lie in [0, 1].
+        If a score lies outside the range of ``scale``, or, for ``"percent"``, all of them
+        lie in [0, 1].
     """
     if scale == "raw":
         _check_raw_magnitude(scores, name)
@@ -408,7 +405,7 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str, *, whole: bool 
             "pass scale='percent' for percentages, or scale='raw' for a score that is not "
             "an accuracy (AUC, F1, RMSE, log-loss, ...)"
         )
-    if whole and scale == "percent" and np.all(scores <= 1):
+    if scale == "percent" and np.all(scores <= 1):
         raise ValueError(
             f"{name} holds only values in [0, 1] although scale='percent'; these look like "
             "fractions (scale='fraction')"

@@ -553,10 +553,11 @@ def fold_differences(
         differences are then ``score(b) - score(a)``, so that positive still means that
         ``a`` is better.
     scale : {"fraction", "percent", "raw"}, default "fraction"
-        The scale of the two learners' scores: accuracies as fractions (a score outside
-        [0, 1] is refused, as the tests refuse differences beyond 1: a table read with
+        The scale of the table's scores: accuracies as fractions (a score outside [0, 1]
+        is refused, as the tests refuse differences beyond 1: a table read with
         ``read_accuracies(as_fraction=False)`` needs ``"percent"``), as percentages (the
-        differences are returned as fractions, what the tests take by default), or
+        differences are returned as fractions, what the tests take by default; a table
+        whose scores all lie in [0, 1] is refused: those are fractions), or
         ``"raw"`` for any other score (the differences in its unit; pass ``scale="raw"``
         to the tests too).
 
@@ -592,13 +593,10 @@ def fold_differences(
     if a == b:
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
+    # the whole table's scores: percentages all within [0, 1] are fractions (two learners'
+    # alone may all lie there, as error rates below 1%)
+    check_score_scale(table["score"].to_numpy(float), "table: column 'score'", scale)
     pair = table[table["learner"].isin([a, b])]
-    check_score_scale(
-        pair["score"].to_numpy(float),
-        f"table: column 'score' of {a!r} and {b!r}",
-        scale,
-        whole=False,
-    )
     paired = pair.set_index(["learner", "dataset", "fold"])["score"].unstack("learner")
     if paired.isna().any().any():
         gaps = paired[paired.isna().any(axis=1)]
