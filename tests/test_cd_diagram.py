@@ -65,7 +65,8 @@ def test_draws_on_given_axes():
     ("ranks", "names", "cd", "match"),
     [
         ([1.0, 2.0], ["a"], 1.0, "names"),
-        ([1.0, 2.0], ["a", 3], 1.0, "names"),
+        ([1.0, 2.0], ["a", 3], 1.0, r"names: expected 2 strings \(one per model\), got \['a', 3\]"),
+        ([1.5, 2.0, 2.5], ["a", "a", "b"], 1.0, "names: expected each model named once"),
         ([1.0, np.nan], ["a", "b"], 1.0, "finite"),
         ([1.0, 2.0], ["a", "b"], -1.0, "cd"),
         # average ranks of k models lie in [1, k] and sum to k (k + 1) / 2

@@ -97,7 +97,7 @@ def test_friedman_tie_correction_equals_scipy_and_a_hand_computation():
     assert same.statistic == 15.0 and same.ff_statistic == math.inf and same.ff_pvalue == 0.0
     tied = friedman_test(np.ones((4, 3)), tie_correction=True)
     assert (tied.statistic, tied.ff_statistic, tied.pvalue, tied.ff_pvalue) == (0, 0, 1, 1)
-    with pytest.raises(TypeError, match="tie_correction: expected a bool"):
+    with pytest.raises(TypeError, match="tie_correction: expected True or False"):
         friedman_test(scores, tie_correction="yes")
 
 

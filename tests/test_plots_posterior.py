@@ -234,6 +234,32 @@ def test_plots_refuse_what_they_would_draw_wrongly_or_leave_out():
         simplex_coordinates([[1.2, -0.1, -0.1]])
     with pytest.raises(ValueError, match=r"^probs: expected \(p_left, p_rope, p_right\), three"):
         plot_simplex([[0.2, 0.3, 0.5]], names=names, probs=(20.0, 30.0, 50.0))
+    # probabilities summing to 1.8, no draws, an upper posterior below the lower, a grid
+    # out of order, a negative density and reversed intervals were drawn as given
+    with pytest.raises(ValueError, match="^probs: .* summing to one, got"):
+        plot_simplex([[0.2, 0.3, 0.5]], names=names, probs=(0.5, 0.6, 0.7))
+    with pytest.raises(ValueError, match="^draws: expected at least one draw"):
+        plot_simplex(np.zeros((0, 3)), names=names)
+    for lower, upper in (([0.7, 0.9], [0.2, 0.6]), ([0.2, 0.6], [0.7])):
+        with pytest.raises(ValueError, match="^lower_draws, upper_draws: expected draws in pairs"):
+            plot_idp(lower, upper, names=names)
+    grid = np.linspace(-0.05, 0.05, 11)
+    with pytest.raises(ValueError, match="^grid: expected increasing points"):
+        plot_posterior_density(grid[::-1], np.ones(11), rope=(-0.01, 0.01), names=names)
+    with pytest.raises(ValueError, match="^density: expected values >= 0"):
+        plot_posterior_density(grid, -np.ones(11), rope=(-0.01, 0.01), names=names)
+    shrink = ([0.0, 0.01], [0.0, 0.01], [[-0.01, 0.01], [0.02, 0.0]])
+    with pytest.raises(ValueError, match=r"^interval: expected rows \(lower, upper\)"):
+        plot_shrinkage(*shrink, ["d1", "d2"], rope=(-0.01, 0.01), names=names)
+    with pytest.raises(TypeError, match="^datasets: expected a sequence of names, got the str"):
+        plot_shrinkage(*shrink[:2], [[-0.01, 0.01]] * 2, "ab", rope=(-0.01, 0.01), names=names)
+    # a flag given as 1 was taken for True
+    with pytest.raises(TypeError, match="^higher_is_better: expected True or False, got 1"):
+        plot_idp([0.2, 0.6], [0.7, 0.9], names=names, higher_is_better=1)
+    with pytest.raises(TypeError, match="^higher_is_better: expected True or False, got 1"):
+        plot_posterior_density(
+            grid, np.ones(11), rope=(-0.01, 0.01), names=names, higher_is_better=1, xlabel="d"
+        )
 
 
 LONG = ("RandomForest(n_estimators=500)", "gradient-boosting-tuned")

@@ -96,6 +96,7 @@ def test_same_seed_same_output():
         ({"folds": 31}, r"folds: expected at most as many folds as instances \(n = 30\)"),
         ({"runs": 0}, "runs: expected an integer >= 1"),
         ({"folds": 2.5}, "folds: expected an integer"),
+        ({"stratify": 1}, "stratify: expected True or False, got 1"),
     ],
 )
 def test_bad_cv_design(kwargs, match):

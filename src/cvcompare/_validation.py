@@ -17,6 +17,7 @@ __all__ = [
     "constant_within_rounding",
     "check_score_size",
     "check_array",
+    "check_bool",
     "check_real",
     "check_choice",
     "check_data_set_differences",
@@ -589,6 +590,31 @@ def check_two_sided_threshold(t: object, name: str = "threshold") -> float:
     if not 0.5 <= val < 1:
         raise ValueError(f"{name}: expected a number in [0.5, 1), got {val}")
     return val
+
+
+def check_bool(value: object, name: str) -> bool:
+    """Check a flag: True or False (a Python or NumPy bool, not ``1`` or ``"yes"``).
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument name used in error messages.
+
+    Returns
+    -------
+    bool
+        ``value`` as a Python bool.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a bool.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
 
 
 def check_int(v: object, name: str, *, minimum: int | None = None) -> int:

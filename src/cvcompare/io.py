@@ -34,6 +34,7 @@ import pandas as pd
 
 from cvcompare._validation import (
     check_array,
+    check_bool,
     check_choice,
     check_scale,
     check_score_scale,
@@ -104,8 +105,7 @@ def read_accuracies(
     """
     if duplicates not in ("drop", "keep", "error"):
         raise ValueError(f"duplicates: expected 'drop', 'keep' or 'error', got {duplicates!r}")
-    if not isinstance(as_fraction, bool):
-        raise TypeError(f"as_fraction: expected True or False, got {as_fraction!r}")
+    as_fraction = check_bool(as_fraction, "as_fraction")
     path = Path(path)
     blocks: dict[str, dict[str, np.ndarray]] = {}
     dropped: list[str] = []
@@ -584,8 +584,7 @@ def fold_differences(
     TypeError
         If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
     """
-    if not isinstance(higher_is_better, bool):
-        raise TypeError(f"higher_is_better: expected True or False, got {higher_is_better!r}")
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
     _check_table(table)
     known = learners(table)
     for name, value in (("a", a), ("b", b)):

@@ -84,7 +84,7 @@ def plot_cd_diagram(
     TypeError, ValueError
         If ``avg_ranks`` are not average ranks of ``k`` models (summing to ``k (k + 1) / 2``
         and any ``j`` of them to at least ``j (j + 1) / 2``, within the rounding of two
-        decimals), ``names`` is not ``k`` strings, ``cd`` is not a positive number or a
+        decimals), ``names`` is not ``k`` different strings, ``cd`` is not a positive number or a
         clique names no model.
 
     References
@@ -100,9 +100,9 @@ def plot_cd_diagram(
     ranks = check_array(avg_ranks, "avg_ranks", ndim=1, min_size=2, axis_names=("models",))
     names = list(names) if not isinstance(names, str) else [names]
     if len(names) != ranks.size or not all(isinstance(n, str) for n in names):
-        raise ValueError(
-            f"names: expected {ranks.size} strings (one per model), got {len(names)} items"
-        )
+        raise ValueError(f"names: expected {ranks.size} strings (one per model), got {names!r}")
+    if len(set(names)) < len(names):
+        raise ValueError(f"names: expected each model named once, got {names!r}")
     k = ranks.size
     # the ranks of k models on a data set are 1, ..., k (ties averaged), so their averages
     # sum to k (k + 1) / 2 and any j of them to at least j (j + 1) / 2 (the j smallest

@@ -32,7 +32,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import offset_copy
 
-from cvcompare._validation import check_array, check_int, check_rope
+from cvcompare._validation import check_array, check_bool, check_int, check_rope
 from cvcompare.plots._text import text_width, wrap_text
 
 __all__ = [
@@ -173,7 +173,7 @@ def difference_text(first: str, second: str, higher_is_better: bool = True) -> s
     >>> difference_text("good", "mid", higher_is_better=False)
     'mid minus good; lower scores are better'
     """
-    if higher_is_better:
+    if check_bool(higher_is_better, "higher_is_better"):
         return f"{first} minus {second}"
     return f"{second} minus {first}; lower scores are better"
 
@@ -248,6 +248,8 @@ def plot_simplex(
     """
     first, second = _names(names)
     xy = _simplex_xy(draws, "draws")
+    if xy.shape[0] == 0:
+        raise ValueError("draws: expected at least one draw, got none")
     ax = _axes(ax, (5.0, 4.6))
     corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, _SQRT3 / 2.0], [0.0, 0.0]])
     ax.plot(corners[:, 0], corners[:, 1], color="black", linewidth=1.0, gid="simplex")
@@ -284,9 +286,10 @@ def plot_simplex(
     )
     if probs is not None:
         p = check_array(probs, "probs", ndim=1)
-        if p.size != 3 or np.any((p < 0) | (p > 1)):
+        if p.size != 3 or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-6:  # up to rounding
             raise ValueError(
-                f"probs: expected (p_left, p_rope, p_right), three probabilities, got {p.tolist()}"
+                "probs: expected (p_left, p_rope, p_right), three probabilities summing to "
+                f"one, got {p.tolist()}"
             )
         labels = tuple(f"{text}\np = {v:.3f}" for text, v in zip(labels, p, strict=True))
     ax.text(0.0, -0.04, labels[0], ha="center", va="top")
@@ -343,7 +346,12 @@ def plot_posterior_density(
     y = check_array(density, "density", ndim=1, min_size=2, axis_names=("points",))
     if x.size != y.size:
         raise ValueError(f"density: expected {x.size} values (one per grid point), got {y.size}")
+    if np.any(np.diff(x) <= 0):
+        raise ValueError("grid: expected increasing points")
+    if np.any(y < 0):
+        raise ValueError(f"density: expected values >= 0, got {y.min():g}")
     low, high = check_rope(rope)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
     ax = _axes(ax, (6.0, 3.4))
     ax.axvspan(
         low,
@@ -422,12 +430,17 @@ def plot_shrinkage(
     est = check_array(shrinkage, "shrinkage", ndim=1)
     ci = check_array(interval, "interval", ndim=2)
     q = means.size
+    if isinstance(datasets, str):
+        raise TypeError(f"datasets: expected a sequence of names, got the string {datasets!r}")
     if est.size != q or ci.shape != (q, 2) or len(datasets) != q:
         raise ValueError(
             f"shrinkage, interval, datasets: expected {q} data sets like sample_means, got "
             f"{est.size}, {ci.shape[0]} and {len(datasets)}"
         )
+    if np.any(ci[:, 0] > ci[:, 1]):
+        raise ValueError("interval: expected rows (lower, upper) with lower <= upper")
     low, high = check_rope(rope)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
     y = np.arange(q)[::-1].astype(float)
     # a new figure leaves the plot 4.5 inches beside the data sets' names, however long
     names_inches = max(text_width(str(d), "small") for d in datasets) / 72.0
@@ -503,7 +516,14 @@ def plot_idp(
         # the histogram would leave them out (rounding past an end by 1e-9 is let pass)
         if np.any((draws < -1e-9) | (draws > 1 + 1e-9)):
             raise ValueError(f"{name}: expected draws of theta in [0, 1]")
+    # one pair per draw of the weights, the lower below the upper (Theorem 4)
+    if lo.size != up.size or np.any(lo > up):
+        raise ValueError(
+            "lower_draws, upper_draws: expected draws in pairs, each lower <= its upper "
+            "(IDPSignedRankPosterior.lower_draws and upper_draws)"
+        )
     bins = check_int(bins, "bins", minimum=1)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
     ax = _axes(ax, (6.0, 3.4))
     edges = np.linspace(0.0, 1.0, bins + 1)
     top = 0.0

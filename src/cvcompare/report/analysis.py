@@ -32,6 +32,7 @@ from tqdm import tqdm
 from cvcompare import __version__
 from cvcompare._validation import (
     check_array,
+    check_bool,
     check_choice,
     check_int,
     check_rho,
@@ -717,9 +718,8 @@ def compare_learners(
         a bool, ``source`` not a string or ``reading`` not a tuple of strings.
     """
     sub, chosen = select_learners(table, learners)
-    for flag, value in (("higher_is_better", higher_is_better), ("hierarchical", hierarchical)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{flag}: expected True or False, got {value!r}")
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    hierarchical = check_bool(hierarchical, "hierarchical")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress: expected True, False or None, got {progress!r}")
     if not isinstance(source, str):

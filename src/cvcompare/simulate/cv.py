@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_array, check_int
+from .._validation import check_array, check_bool, check_int
 from ..seeding import RngLike, as_generator
 from .classifiers import ZERO_R, fold_correct_counts
 from .generators import BinaryData
@@ -134,6 +134,7 @@ def stratified_fold_ids(
     batch = labels if labels.ndim == 2 else labels[None, :]
     q, n = batch.shape
     runs, folds = check_cv_design(runs, folds, n)
+    stratify = check_bool(stratify, "stratify")
     gen = as_generator(rng)
     shuffled = np.argsort(gen.random((q, runs, n)), axis=-1)
     order = shuffled

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import stats
 
-from cvcompare._validation import check_array, check_int, check_real, check_test_size
+from cvcompare._validation import check_array, check_bool, check_int, check_real, check_test_size
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -53,8 +53,7 @@ def _rank_scores(scores: object, higher_is_better: bool) -> tuple[np.ndarray, tu
     arr = check_array(scores, "scores", ndim=2, min_size=2, axis_names=("data sets", "models"))
     if arr.shape[0] < 2:
         raise ValueError(f"scores: expected at least 2 data sets (rows), got {arr.shape[0]}")
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise TypeError(f"higher_is_better: expected a bool, got {higher_is_better!r}")
+    check_bool(higher_is_better, "higher_is_better")
     labels = getattr(scores, "columns", range(arr.shape[1]))
     models = tuple(str(c) for c in labels)
     if len(set(models)) < len(models):
@@ -292,8 +291,7 @@ def friedman_test(
     """
     ranks, models = _rank_scores(scores, higher_is_better)
     alpha = check_test_size(alpha)
-    if not isinstance(tie_correction, (bool, np.bool_)):
-        raise TypeError(f"tie_correction: expected a bool, got {tie_correction!r}")
+    tie_correction = check_bool(tie_correction, "tie_correction")
     n, k = ranks.shape
     avg_ranks = ranks.mean(axis=0)
     # With rank sums S_j = N R_j, num = 12 sum S_j^2 - 3 N^2 k (k + 1)^2 and full =
