@@ -15,6 +15,11 @@ from cvcompare.stats import (
     bayesian_sign_test,
     bayesian_signed_rank,
     correlated_ttest,
+    dp_signed_rank,
+    friedman_test,
+    idp_signed_rank,
+    nemenyi_test,
+    poisson_binomial_test,
 )
 
 
@@ -320,6 +325,10 @@ def test_complex_and_masked_arrays_are_refused_naming_the_argument(function, arg
         mask.flat[0] = True
         with pytest.raises(ValueError, match=rf"^{argument}: found 1 masked value"):
             call(np.ma.masked_array(valid, mask=mask))
+        if np.ndim(valid) == 1:  # pandas' nullable arrays: missing values, not a mask
+            nullable = pd.array([None, *valid[1:]], dtype="Float64")
+            with pytest.raises(ValueError, match=rf"^{argument}: found 1 missing value"):
+                call(nullable)
 
 
 def test_complex_scalars_are_refused_naming_the_argument():
@@ -397,3 +406,27 @@ def _table_of(x: np.ndarray) -> pd.DataFrame:
         for learner, score in (("a", value), ("b", 0.0))
     ]
     return pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+
+
+def test_results_arrays_are_read_only_and_the_callers_arrays_are_not():
+    # a frozen result could be changed through its arrays (r.draws[0] = 5 succeeded)
+    x = np.linspace(-0.01, 0.03, 12)
+    rows = np.vstack([x, x + 0.01, x - 0.005])
+    scores = np.array([[0.8, 0.7, 0.6], [0.9, 0.85, 0.7], [0.75, 0.8, 0.6]])
+    results = {
+        "dp_signed_rank": dp_signed_rank(x, n_samples=100, rng=0),
+        "idp_signed_rank": idp_signed_rank(x, n_samples=100, rng=0),
+        "bayesian_signed_rank": bayesian_signed_rank(x, n_samples=100, rng=0),
+        "bayesian_sign_test": bayesian_sign_test(x, n_samples=100, rng=0),
+        "poisson_binomial_test": poisson_binomial_test(rows, rho=0.1),
+        "friedman_test": friedman_test(scores),
+        "nemenyi_test": nemenyi_test(scores),
+    }
+    for name, result in results.items():
+        arrays = {k: v for k, v in vars(result).items() if isinstance(v, np.ndarray)}
+        assert arrays, name
+        for field, array in arrays.items():
+            with pytest.raises(ValueError, match="read-only"):
+                array[0] = 5
+            assert not array.flags.writeable, (name, field)
+    assert x.flags.writeable and rows.flags.writeable and scores.flags.writeable

@@ -129,9 +129,11 @@ def check_array(
     """
     _refuse_non_numbers(x, name)
     if np.ma.is_masked(x):
+        # numpy's masked arrays, and pandas' nullable arrays, whose missing values count
+        what = "masked" if isinstance(x, np.ma.MaskedArray) else "missing"
         raise ValueError(
-            f"{name}: found {int(np.ma.count_masked(x))} masked value(s); a masked array's "
-            "mask would be ignored, so remove those values or fill them first"
+            f"{name}: found {int(np.ma.count_masked(x))} {what} value(s); remove those "
+            "values or fill them first"
         )
     try:
         arr = np.asarray(x, dtype=float)

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from cvcompare._validation import check_array, check_choice, check_probability
-from cvcompare.stats._results import BayesianDecisionMixin, region_counts
+from cvcompare.stats._results import BayesianDecisionMixin, ReadOnlyArrays, region_counts
 from cvcompare.stats.odds import posterior_odds as _odds
 
 from .diagnostics import HierarchicalDiagnostics, mcse_probability
@@ -110,7 +110,7 @@ def _region_shares(draws: np.ndarray, rope: tuple[float, float]) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class HierarchicalResult(BayesianDecisionMixin):
+class HierarchicalResult(BayesianDecisionMixin, ReadOnlyArrays):
     """Posterior of the hierarchical model, on the original scale of the differences.
 
     Attributes

@@ -76,6 +76,7 @@ from cvcompare.stats import (
     sign_test,
     wilcoxon_test,
 )
+from cvcompare.stats._results import ReadOnlyArrays
 from cvcompare.stats.signed_rank import IDP_DEFAULT_S
 
 __all__ = [
@@ -221,7 +222,7 @@ def two_sided_verdict(favours: str, pvalue: float, alpha: float) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class PairResult:
+class PairResult(ReadOnlyArrays):
     """All tests of one pair; ``None`` for a test that needs more data sets than given.
 
     Attributes

@@ -13,15 +13,30 @@ for comparing multiple classifiers through Bayesian analysis. JMLR 18(77), Sec. 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
 import numpy as np
 
 from cvcompare._validation import check_probability
 
-__all__ = ["BayesianDecisionMixin", "region_counts"]
+__all__ = ["BayesianDecisionMixin", "ReadOnlyArrays", "region_counts"]
 
 Decision = Literal["left", "rope", "right", "none"]
+
+
+class ReadOnlyArrays:
+    """Mixin of the frozen result dataclasses that hold NumPy arrays: each array field is
+    kept as a read-only view, so that a result cannot be changed through its arrays any
+    more than through its fields (the arrays the result was built from are not touched)."""
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray) and value.flags.writeable:
+                view = value.view()
+                view.flags.writeable = False
+                object.__setattr__(self, field.name, view)
 
 
 def region_counts(values: np.ndarray, rope: tuple[float, float]) -> np.ndarray:

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import stats
 
 from cvcompare._validation import check_array, check_bool, check_int, check_real, check_test_size
+from cvcompare.stats._results import ReadOnlyArrays
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -139,7 +140,7 @@ def _exact_pvalue(ranks: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class FriedmanResult:
+class FriedmanResult(ReadOnlyArrays):
     """Result of :func:`friedman_test`.
 
     Attributes
@@ -408,7 +409,7 @@ def critical_difference_cliques(avg_ranks: object, cd: float) -> tuple[tuple[int
 
 
 @dataclass(frozen=True)
-class NemenyiResult:
+class NemenyiResult(ReadOnlyArrays):
     """Result of :func:`nemenyi_test`.
 
     Attributes

@@ -42,6 +42,7 @@ from cvcompare._validation import (
     constant_within_rounding,
 )
 from cvcompare.seeding import RngLike, as_generator
+from cvcompare.stats._results import ReadOnlyArrays
 from cvcompare.stats.ttest import prob_positive_matching
 
 __all__ = ["PoissonBinomialResult", "poisson_binomial_pmf", "poisson_binomial_test"]
@@ -109,7 +110,7 @@ def _montecarlo_pmf(p: np.ndarray, n_samples: int, gen: np.random.Generator) -> 
 
 
 @dataclass(frozen=True)
-class PoissonBinomialResult:
+class PoissonBinomialResult(ReadOnlyArrays):
     """Result of :func:`poisson_binomial_test`.
 
     Attributes

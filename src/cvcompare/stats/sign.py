@@ -47,7 +47,7 @@ from cvcompare._validation import (
     check_scaled_rope,
 )
 from cvcompare.seeding import RngLike, as_generator
-from cvcompare.stats._results import BayesianDecisionMixin, region_counts
+from cvcompare.stats._results import BayesianDecisionMixin, ReadOnlyArrays, region_counts
 
 __all__ = [
     "MAX_CONCENTRATION",
@@ -245,7 +245,7 @@ def dirichlet_max_probs(alpha: object) -> tuple[float, ...]:
 
 
 @dataclass(frozen=True)
-class SignPosterior(BayesianDecisionMixin):
+class SignPosterior(BayesianDecisionMixin, ReadOnlyArrays):
     """Posterior of :func:`bayesian_sign_test`.
 
     Attributes

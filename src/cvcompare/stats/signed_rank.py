@@ -62,7 +62,7 @@ from cvcompare._validation import (
 )
 from cvcompare.seeding import RngLike, as_generator
 from cvcompare.stats._pair_sums import PairSums
-from cvcompare.stats._results import BayesianDecisionMixin
+from cvcompare.stats._results import BayesianDecisionMixin, ReadOnlyArrays
 
 __all__ = [
     "DPSignedRankPosterior",
@@ -345,7 +345,7 @@ def _mc_probability(event: np.ndarray) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class DPSignedRankPosterior:
+class DPSignedRankPosterior(ReadOnlyArrays):
     """Posterior of ``theta = P(Z >= -Z')`` under the ``Dp(s -> 0)`` prior.
 
     Attributes
@@ -514,7 +514,7 @@ def dp_signed_rank(
 
 
 @dataclass(frozen=True)
-class IDPSignedRankPosterior:
+class IDPSignedRankPosterior(ReadOnlyArrays):
     """Lower and upper posteriors of ``theta = P(Z >= -Z')`` under the IDP prior.
 
     Attributes
@@ -719,7 +719,7 @@ def idp_signed_rank(
 
 
 @dataclass(frozen=True)
-class SignedRankPosterior(BayesianDecisionMixin):
+class SignedRankPosterior(BayesianDecisionMixin, ReadOnlyArrays):
     """Posterior of the Bayesian signed-rank test with a rope.
 
     Attributes
