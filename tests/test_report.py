@@ -78,7 +78,7 @@ def test_idp_bounds_near_the_threshold_show_their_side_of_it():
 
     # lower 0.9496 < 0.95: indeterminate, and not printed as 0.950
     idp = SimpleNamespace(lower_prob=0.9496, upper_prob=0.99, decision=lambda t: "none")
-    line = _idp_sentence("a", "b", idp, 0.95)
+    line = _idp_sentence("a", "b", idp, 0.95, equivalent=False)
     assert "lower 0.9496, upper 0.990" in line
 
 
@@ -163,12 +163,9 @@ def test_report_decisions_equal_the_library(small):
             assert ("neither" if idp.decision(0.95) == "none" else "indeterminate") in idp_line
         else:
             assert f"IDP signed-rank: {better} is better with probability above 0.95" in idp_line
-        # it has no rope, unlike the tests whose "equivalent" it may seem to contradict
-        assert idp_line.endswith(
-            "the IDP test has no rope: it asks which learner is better, "
-            "not whether by more than the rope, so a decision here does "
-            "not contradict 'equivalent' elsewhere)"
-        )
+        # differences of 0.02 and more: no test with a rope finds equivalence, so the
+        # IDP's having no rope needs no word here (test_tests_without_a_rope_say_why_...)
+        assert "no rope" not in idp_line
         for post, name in ((srank, "Bayesian signed-rank test"), (sign, "Bayesian sign test")):
             sentence = f"{name}: " + bayes_sentence(
                 pair.first, pair.second, post, (-0.01, 0.01), 0.95
@@ -258,16 +255,10 @@ def test_report_friedman_and_nemenyi(small):
         "'equivalent' elsewhere."
         in page.markdown
     )
-    # each pair's Poisson-binomial line says so too
+    # a pair's Poisson-binomial line says so only where a test with a rope finds the two
+    # equivalent (below): none does here
     poisson = [line for line in page.markdown.splitlines() if "Poisson-binomial test:" in line]
-    assert len(poisson) == 3 and all(
-        line.endswith(
-            "; the Poisson-binomial test has no rope: it asks which learner is better, not "
-            "whether by more than the rope, so a decision here does not contradict "
-            "'equivalent' elsewhere)"
-        )
-        for line in poisson
-    )
+    assert len(poisson) == 3 and not any("no rope" in line for line in poisson)
     assert {"cd-diagram.png", "heatmap-better.png", "heatmap-rope.png"} <= set(page.figures)
     # no ties: nothing said about them
     assert results.friedman_ties is None
@@ -867,11 +858,14 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
     assert row.better == {"first": "rf", "second": "svm"}.get(verdict, "")
 
 
-@pytest.mark.filterwarnings("ignore::cvcompare.hierarchical.ConvergenceWarning")
 def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     pytest.importorskip("httpstan")
+    from cvcompare.hierarchical import ConvergenceWarning
+
     table = _table(q=6, learners=(("a", 0.03), ("b", 0.0)))
-    results = compare_learners(table, n_samples=N, chains=2, warmup=30, draws=30, progress=True)
+    # the warning of a fit that failed its diagnostics names its pair
+    with pytest.warns(ConvergenceWarning, match="^a vs b: hierarchical model: "):
+        results = compare_learners(table, n_samples=N, chains=2, warmup=30, draws=30, progress=True)
     assert "hierarchical model: 100%" in capsys.readouterr().err  # the progress bar over pairs
     (pair,) = results.pairs
     fit = pair.hierarchical
@@ -909,8 +903,9 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         f"{'; '.join(fit.diagnostics.problems)})"
     )
     assert pair.hierarchical_refit.startswith("refit 1 of 1 (warmup 60, draws 60, adapt_delta")
-    # and in the table of decisions
+    # and in the table of decisions, and among the settings under its pair's name
     assert f"| {short_decision('a', 'b', fit, 0.95)} (diagnostics failed) |" in page.markdown
+    assert f"; warnings: a vs b ({'; '.join(fit.diagnostics.problems)})" in page.markdown
     assert {"a-b-hierarchical-density.png", "a-b-shrinkage.png"} <= set(page.figures)
     # the predictive density's mass in the rope is the mean over the draws of the Student-t
     # masses there (closed form); trapezoid rule on a fine grid
@@ -920,6 +915,33 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         - stats.t.cdf(-0.01, fit.nu, fit.delta0, fit.sigma0)
     )
     assert np.trapezoid(fit.next_dataset_density(grid), grid) == pytest.approx(mass, rel=1e-6)
+
+
+def test_tests_without_a_rope_say_why_they_decide_where_tests_with_one_find_equivalence():
+    # a better by 0.003 on every data set, within the rope of 0.01: the signed-rank and
+    # sign tests find the two equivalent, the IDP and Poisson-binomial tests find a better
+    gen = np.random.default_rng(5)
+    rows = [
+        row
+        for d in range(12)
+        for f in range(10)
+        for row in (("a", f"d{d}", f, 0.803 + gen.normal(0, 0.002)), ("b", f"d{d}", f, 0.8))
+    ]
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    results = compare_learners(table, hierarchical=False, n_samples=N)
+    (pair,) = results.pairs
+    assert pair.bayes_signed_rank.decision(0.95) == "rope" and pair.idp.decision(0.95) == "right"
+    assert pair.poisson.decision
+    lines = build_report(results).markdown.splitlines()
+    for start, test in (
+        ("IDP signed-rank: a is better", "the IDP test"),
+        ("Poisson-binomial test: a is better", "the Poisson-binomial test"),
+    ):
+        (line,) = [x for x in lines if x.lstrip("- ").startswith(start)]
+        assert line.endswith(
+            f"; {test} has no rope: it asks which learner is better, not whether by more "
+            "than the rope, so a decision here does not contradict 'equivalent' elsewhere)"
+        )
 
 
 def test_the_scores_line_says_the_unit_and_quotes_names_with_commas():
@@ -1385,3 +1407,12 @@ def test_prior_settings_reach_the_tests(test, field, value, attribute):
     assert getattr(changed, attribute) != getattr(result(base), attribute)
     if test == "idp-signed-rank":
         assert changed.s == value
+
+
+def test_the_tally_of_per_data_set_t_tests_says_they_are_not_adjusted(small):
+    # 8 data sets each tested at 0.05: 0.4 of them expected significant by chance alone
+    page = small[2]
+    assert (
+        "; each data set's test at 0.05, not adjusted for the 8 tests: about 0.4 of them "
+        "significant where the learners do not differ)" in page.markdown
+    )

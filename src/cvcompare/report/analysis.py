@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -797,9 +798,18 @@ def _fit_hierarchical(
         if not has_scale(pair.x):
             fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
             continue
-        fit, record = run_test(
-            "hierarchical", pair.x, pair.sizes, settings, pair.first, pair.second
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fit, record = run_test(
+                "hierarchical", pair.x, pair.sizes, settings, pair.first, pair.second
+            )
+        for warning in caught:  # a fit that failed its diagnostics: which pair's
+            warnings.warn_explicit(
+                f"{pair.first} vs {pair.second}: {warning.message}",
+                warning.category,
+                warning.filename,
+                warning.lineno,
+            )
         fitted.append(replace(pair, hierarchical=fit, hierarchical_refit=record.remedy))
     return fitted
 

@@ -414,12 +414,18 @@ def _signed(value: float) -> str:
     return f"{value:+.3g}" if value else "0"
 
 
-def _hierarchical_line(fits: list, s: Settings) -> str:
-    """The hierarchical model's settings and its fits' diagnostics, in one line."""
+def _hierarchical_line(pairs: list, s: Settings) -> str:
+    """The hierarchical model's settings and the diagnostics of the fits of ``pairs``, in
+    one line; each fit's failures under its pair's name."""
+    fits = [p.hierarchical for p in pairs]
     worst_rhat = max(max(f.diagnostics.rhat.values()) for f in fits)
     min_ess = min(min(f.diagnostics.ess_bulk.values()) for f in fits)
     divergences = sum(f.diagnostics.divergences for f in fits)
-    problems = sorted({p for f in fits for p in f.diagnostics.problems})
+    problems = [
+        f"{p.first} vs {p.second} ({'; '.join(p.hierarchical.diagnostics.problems)})"
+        for p in pairs
+        if p.hierarchical.diagnostics.problems
+    ]
     return (
         f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
         "delta0 ~ U(-max|x|, max|x|) over the pair's fold differences (the authors' code; "
@@ -429,7 +435,7 @@ def _hierarchical_line(fits: list, s: Settings) -> str:
         f"{s.refit_adapt_delta:g}), Stan runner '{fits[0].runner}'; diagnostics of "
         f"{', '.join(fits[0].diagnostics.rhat)} over {len(fits)} fit{'s' * (len(fits) > 1)}: "
         f"max R-hat {worst_rhat:.4f}, min bulk ESS {min_ess:.0f}, {divergences} divergent "
-        "transitions" + (f"; warnings: {'; '.join(problems)}" if problems else "; no warnings")
+        "transitions" + (f"; warnings: {', '.join(problems)}" if problems else "; no warnings")
     )
 
 
@@ -462,9 +468,9 @@ def _settings(results: ComparisonResults) -> list[tuple]:
                 "to each learner's wins (one left out of an odd number)"
             )
         )
-    fits = [p.hierarchical for p in results.pairs if p.hierarchical is not None]
-    if fits:
-        settings.append(_hierarchical_line(fits, s))
+    fitted = [p for p in results.pairs if p.hierarchical is not None]
+    if fitted:
+        settings.append(_hierarchical_line(fitted, s))
     # the command names the results file as the page does, without the folder it was in
     settings.append(
         "Rerun: `" + rerun_command(results) + "`, in the folder that holds the results file"

@@ -251,15 +251,17 @@ def no_rope(tests: str, plural: bool = False) -> str:
     )
 
 
-def _idp_sentence(first: str, second: str, idp, threshold: float) -> str:
-    """The IDP signed-rank test's decision in words, with its lower and upper probabilities."""
+def _idp_sentence(first: str, second: str, idp, threshold: float, equivalent: bool) -> str:
+    """The IDP signed-rank test's decision in words, with its lower and upper probabilities;
+    where it decides for a learner and a test with a rope finds the two ``equivalent``, why
+    that is no contradiction (:func:`no_rope`)."""
     verdict = idp.decision(threshold)
     bounds = (
         f"P({first} better than {second}): lower {probability_text(idp.lower_prob, threshold)}, "
         f"upper {probability_text(idp.upper_prob, 1 - threshold)}"
-        f"; {no_rope('the IDP test')}"
     )
     if verdict in ("right", "left"):
+        bounds += f"; {no_rope('the IDP test')}" if equivalent else ""
         better = first if verdict == "right" else second
         return (
             f"IDP signed-rank: {better} is better with probability above {threshold:g} under "
@@ -287,7 +289,9 @@ def _ttest_summary(pair: PairResult, settings) -> list[str]:
         "data sets",
         f"Frequentist correlated t-test per data set (two-sided, {alpha:g}): significant on "
         f"{n['n_significant_a'] + n['n_significant_b']} of {pair.q} ({n['n_significant_a']} "
-        f"for {pair.first}, {n['n_significant_b']} for {pair.second})",
+        f"for {pair.first}, {n['n_significant_b']} for {pair.second}; each data set's test "
+        f"at {alpha:g}, not adjusted for the {pair.q} tests: about {alpha * pair.q:.2g} of "
+        "them significant where the learners do not differ)",
     ]
 
 
@@ -327,14 +331,23 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
             "Bayesian signed-rank test: " + bayes_sentence(a, b, pair.bayes_signed_rank, rope, thr)
         )
         lines.append("Bayesian sign test: " + bayes_sentence(a, b, pair.bayes_sign, rope, thr))
-        lines.append(_idp_sentence(a, b, pair.idp, thr))
+        # the tests without a rope may decide for a learner that one with a rope finds
+        # equivalent: said where it happens
+        equivalent = any(
+            test is not None and test.decision(thr) == "rope"
+            for test in (pair.hierarchical, pair.bayes_signed_rank, pair.bayes_sign)
+        )
+        lines.append(_idp_sentence(a, b, pair.idp, thr, equivalent))
         pb, verdict = pair.poisson, poisson_verdict(pair.poisson)
+        why = (
+            f"; {no_rope('the Poisson-binomial test')}" if equivalent and verdict != "none" else ""
+        )
         verdict = "no decision" if verdict == "none" else f"{pair.learner(verdict)} is better"
         lines.append(
             f"Poisson-binomial test: {verdict} (P({a} wins on more than half the data sets) = "
             f"{probability_text(pb.prob_majority, 1 - pb.alpha)}, P({b} does) = "
             f"{probability_text(pb.prob_majority_negative, 1 - pb.alpha)}; "
-            f"threshold {1 - pb.alpha:g}; {no_rope('the Poisson-binomial test')})"
+            f"threshold {1 - pb.alpha:g}{why})"
         )
         for name, test in (("Wilcoxon signed-rank test", "wilcoxon"), ("Sign test", "sign")):
             res = getattr(pair, test)
