@@ -413,12 +413,16 @@ def test_lower_is_better_mirrors_negated_scores():
         assert f"| mean difference {loss_diff} |" in ma
         assert f"| mean difference ({pair.first} minus {pair.second}) |" in mb
         ma = ma.replace(loss_diff, f"({pair.first} minus {pair.second})")
-    # the mean scores are the raw ones: the losses' are the negated scores' with their sign
+    # the mean scores are the raw ones: the losses' are the negated scores' with their sign,
+    # and so are those of each data set (their standard deviations the same)
     assert a.mean_scores == tuple(-m for m in b.mean_scores)
+    pd.testing.assert_frame_equal(a.dataset_scores["mean"], -b.dataset_scores["mean"])
+    pd.testing.assert_frame_equal(a.dataset_scores["sd"], b.dataset_scores["sd"])
     strip = re.compile(
         r"lower is better|higher is better|lower scores are better| --lower-is-better|"
         r" \(the scores being losses, the second learner's score minus the first's\)|"
-        r"Mean score over the data sets: .*"
+        r"Mean score over the data sets: .*|^\| d\d+ \| .* ± .*$",
+        re.MULTILINE,
     )
     assert strip.sub("", ma) == strip.sub("", mb)
 
@@ -903,6 +907,15 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
         f"{'; '.join(fit.diagnostics.problems)})"
     )
     assert pair.hierarchical_refit.startswith("refit 1 of 1 (warmup 60, draws 60, adapt_delta")
+    # the estimate of the mean difference over data sets, and the predictive masses
+    low, high = np.quantile(fit.delta0, [0.025, 0.975])
+    assert (
+        f"; mean difference over data sets (delta0): {np.mean(fit.delta0):+.3g}, 95% credible "
+        f"interval {low:+.3g} to {high:+.3g}; the next data set's difference lies left of, "
+        "in or right of the rope with predictive probability "
+        + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses) + " ("
+        in line
+    )
     # and in the table of decisions, and among the settings under its pair's name
     assert f"| {short_decision('a', 'b', fit, 0.95)} (diagnostics failed) |" in page.markdown
     assert f"; warnings: a vs b ({'; '.join(fit.diagnostics.problems)})" in page.markdown
@@ -1416,3 +1429,26 @@ def test_the_tally_of_per_data_set_t_tests_says_they_are_not_adjusted(small):
         "; each data set's test at 0.05, not adjusted for the 8 tests: about 0.4 of them "
         "significant where the learners do not differ)" in page.markdown
     )
+
+
+def test_the_page_gives_each_learner_s_mean_score_and_spread_on_each_data_set(small):
+    # a paper's table of results: the mean over the folds of each data set, +- the standard
+    # deviation over them (pandas' own, with ddof 1), in a folded table
+    table, results, page = small
+    grouped = table.groupby(["dataset", "learner"])["score"]
+    means, sds = grouped.mean().unstack(), grouped.std().unstack()
+    got = results.dataset_scores
+    assert list(got["mean"].columns) == results.learners == ["rf", "svm", "knn"]
+    for name in ("mean", "sd"):
+        expected = (means if name == "mean" else sds).loc[got.index, results.learners]
+        np.testing.assert_allclose(got[name].to_numpy(), expected.to_numpy(), rtol=1e-12)
+    assert (
+        "<details><summary>Mean score on each data set (8), ± its standard deviation over "
+        "the 10 folds</summary>" in page.markdown
+    )
+    row = (
+        "| d3 | "
+        + " | ".join(f"{means.loc['d3', k]:.4g} ± {sds.loc['d3', k]:.2g}" for k in results.learners)
+        + " |"
+    )
+    assert row in page.markdown

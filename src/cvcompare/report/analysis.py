@@ -335,6 +335,10 @@ class ComparisonResults:
     size_range : tuple of float
         For raw scores, the smallest and the largest scale of a data set's scores
         (:func:`typical_size_range`); empty for accuracies.
+    dataset_scores : pandas.DataFrame or None
+        Each learner's mean score over the folds of each data set and their standard
+        deviation: one row per data set, columns ``(statistic, learner)`` with statistic
+        ``"mean"`` or ``"sd"``, in the scores' own unit.
     """
 
     learners: list[str]
@@ -349,6 +353,7 @@ class ComparisonResults:
     reading: tuple[str, ...] = ()
     mean_scores: tuple[float, ...] = ()
     size_range: tuple[float, ...] = ()
+    dataset_scores: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """Every test's result on every pair, one row per pair and test.
@@ -784,7 +789,17 @@ def compare_learners(
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
         size_range=typical_size_range(sub) if scale == "raw" else (),
+        dataset_scores=_dataset_scores(sub, scores),
     )
+
+
+def _dataset_scores(table: pd.DataFrame, means: pd.DataFrame) -> pd.DataFrame:
+    """Each learner's mean score (``means``: data sets x learners) and the standard
+    deviation of its scores over the folds of each data set, side by side
+    (:attr:`ComparisonResults.dataset_scores`)."""
+    sds = table.groupby(["dataset", "learner"], sort=False)["score"].std(ddof=1).unstack()
+    sds = sds.reindex(index=means.index, columns=means.columns)
+    return pd.concat({"mean": means, "sd": sds}, axis=1)
 
 
 def _fit_hierarchical(

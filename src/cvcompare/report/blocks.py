@@ -33,6 +33,7 @@ from .sentences import (
     probability_text,
     scale_spread_note,
     short_decision,
+    signed_text,
     smallest_p_clause,
 )
 
@@ -173,6 +174,30 @@ def _heading(results: ComparisonResults) -> list[tuple]:
             + ".",
         ),
     ]
+
+
+def _dataset_scores(results: ComparisonResults) -> tuple:
+    """The folded table of each learner's mean score on each data set, with the standard
+    deviation over its folds (a paper's table of results)."""
+    table = results.dataset_scores
+    means, sds = table["mean"], table["sd"]
+    rows = [
+        [
+            str(dataset),
+            *(
+                f"{m:.4g}" + (f" ± {sd:.2g}" if np.isfinite(sd) else "")
+                for m, sd in zip(means.loc[dataset], sds.loc[dataset], strict=True)
+            ),
+        ]
+        for dataset in means.index
+    ]
+    return (
+        "details",
+        f"Mean score on each data set ({len(rows)}), ± its standard deviation over the "
+        f"{results.n_folds} folds",
+        ["data set", *results.learners],
+        rows,
+    )
 
 
 def _how_to_read(results: ComparisonResults) -> list[tuple]:
@@ -400,18 +425,13 @@ def _differences_line(pair: PairResult, s: Settings) -> str:
     and on how many each learner scores better."""
     d, text = pair.means, difference_text(pair.first, pair.second, s.higher_is_better)
     if d.size == 1:
-        return f"Mean difference ({text}) on the one data set: {_signed(d[0])}."
+        return f"Mean difference ({text}) on the one data set: {signed_text(d[0])}."
     return (
-        f"Mean difference ({text}) over the data sets: {_signed(d.mean())}, median "
-        f"{_signed(np.median(d))}, from {_signed(d.min())} to {_signed(d.max())}; "
+        f"Mean difference ({text}) over the data sets: {signed_text(d.mean())}, median "
+        f"{signed_text(np.median(d))}, from {signed_text(d.min())} to {signed_text(d.max())}; "
         f"{pair.first} better on {np.sum(d > 0)}, {pair.second} on {np.sum(d < 0)}, neither "
         f"on {np.sum(d == 0)} of {d.size} data sets."
     )
-
-
-def _signed(value: float) -> str:
-    """A difference with its sign, to three significant digits (zero without one)."""
-    return f"{value:+.3g}" if value else "0"
 
 
 def _hierarchical_line(pairs: list, s: Settings) -> str:
@@ -481,7 +501,7 @@ def _settings(results: ComparisonResults) -> list[tuple]:
 def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     """The page's blocks, section after section, and its figures (PNG by file name)."""
     figures: dict[str, bytes] = {}
-    blocks = _heading(results) + _how_to_read(results)
+    blocks = [*_heading(results), _dataset_scores(results), *_how_to_read(results)]
     if results.nemenyi is not None:
         blocks += _all_learners(results, figures)
     header, rows = _summary_table(results)

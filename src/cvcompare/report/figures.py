@@ -160,9 +160,10 @@ def pair_figures(
                 f"{slug}-hierarchical-density.png",
                 "Hierarchical model: posterior "
                 "predictive density of the difference on a new data set, rope shaded. Its "
-                "masses left of, in and right of the rope are not the model's probabilities "
-                "in the text, which are the shares of posterior draws under which each region "
-                "is the most probable one.",
+                "masses left of, in and right of the rope ("
+                + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
+                + ") are not the model's probabilities in the text, which are the shares of "
+                "posterior draws under which each region is the most probable one.",
                 _png(ax),
             )
         )

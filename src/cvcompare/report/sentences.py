@@ -26,6 +26,7 @@ __all__ = [
     "scale_spread_note",
     "rope_half_width",
     "short_decision",
+    "signed_text",
     "smallest_p_clause",
 ]
 
@@ -159,6 +160,25 @@ def _errors_text(fit) -> str:
         why = "" if se > 0 else f" ({'every' if p == 1 else 'no'} draw voted for it)"
         parts.append(f"{region} {se:.2g}{why}")
     return ", ".join(parts)
+
+
+def _estimates_text(fit) -> str:
+    """A hierarchical fit's estimate of the mean difference over data sets, ``delta0``, with
+    its 95% credible interval, and the predictive probabilities of the next data set's
+    difference lying left of, in and right of the rope (Corani et al. 2017, Sec. 3.2)."""
+    low, high = np.quantile(fit.delta0, [0.025, 0.975])
+    masses = ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
+    return (
+        f"; mean difference over data sets (delta0): {signed_text(float(np.mean(fit.delta0)))}, "
+        f"95% credible interval {signed_text(float(low))} to {signed_text(float(high))}; the next "
+        f"data set's difference lies left of, in or right of the rope with predictive "
+        f"probability {masses}"
+    )
+
+
+def signed_text(value: float) -> str:
+    """A difference with its sign, to three significant digits (zero without one)."""
+    return f"{value:+.3g}" if value else "0"
 
 
 def _diagnostics_text(problems: tuple[str, ...], refit: str) -> str:
@@ -321,6 +341,7 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
             "Hierarchical model (next data set): "
             + bayes_sentence(a, b, fit, rope, thr)
             + f" (posterior-sampling standard errors: {_errors_text(fit)})"
+            + _estimates_text(fit)
             + _diagnostics_text(fit.diagnostics.problems, pair.hierarchical_refit)
             + noisy_note([pair.datasets[i] for i in fit.noisy])
         )
