@@ -66,12 +66,51 @@ def test_the_adapter_row_says_whether_and_how_the_fit_was_refitted():
     assert row["diag_ok_first"] == row["diag_ok"]
 
 
+def test_each_refit_takes_the_next_target_acceptance_rate_and_the_last_serves_beyond(
+    monkeypatch,
+):
+    # attempts recorded by a stand-in for the sampler whose fits always fail: 0.95 then 0.99
+    # (the last one for the third refit), warm-up and draws doubled each time; one number
+    # serves every refit; never below the first fit's own rate
+    from types import SimpleNamespace
+
+    from cvcompare.hierarchical import remedy
+
+    def runs(**options):
+        seen = []
+
+        def failing(x, *, seed, **settings):
+            seen.append((settings["adapt_delta"], settings["warmup"], settings["draws"]))
+            diagnostics = SimpleNamespace(ok=False, problems=("1 divergent transition(s)",))
+            return SimpleNamespace(diagnostics=diagnostics)
+
+        monkeypatch.setattr(remedy, "fit_hierarchical", failing)
+        _, record = fit_with_remedy(
+            _data(), rho=0.1, rng=np.random.default_rng(1), warmup=10, draws=10,
+            adapt_delta=0.8, **options,
+        )  # fmt: skip
+        return seen, record
+
+    seen, record = runs(refits=3, refit_adapt_delta=(0.95, 0.99))
+    assert seen == [(0.8, 10, 10), (0.95, 20, 20), (0.99, 40, 40), (0.99, 80, 80)]
+    assert record.remedy.startswith("refit 3 of 3 (warmup 80, draws 80, adapt_delta 0.99)")
+    seen, _ = runs(refits=2, refit_adapt_delta=0.9)
+    assert [a for a, _, _ in seen] == [0.8, 0.9, 0.9]
+    seen, _ = runs(refits=1, refit_adapt_delta=[0.5])  # below the first fit's 0.8: kept
+    assert [a for a, _, _ in seen] == [0.8, 0.8]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"refit_scale": 0.5}, "refit_scale: expected a number >= 1"),
         ({"refits": -1}, "refits"),
         ({"refit_adapt_delta": 1.5}, "refit_adapt_delta"),
+        ({"refit_adapt_delta": (0.95, 1.0)}, r"refit_adapt_delta\[1\]"),
+        (
+            {"refit_adapt_delta": ()},
+            "refit_adapt_delta: expected a number in \\(0, 1\\) or one per",
+        ),
         ({"seed": 3}, "'seed' is drawn from rng"),
     ],
 )

@@ -898,15 +898,18 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     assert f"Stan runner '{fit.runner}'" in page.markdown
     # R-hat to the digits its limit 1.01 is checked to, over one fit
     assert f"over 1 fit: max R-hat {max(fit.diagnostics.rhat.values()):.4f}," in page.markdown
-    # a fit that failed its diagnostics, and again when refitted with 2 x (60 + 60) draws,
-    # says so beside its decision, with the refit
+    # a fit that failed its diagnostics, and again when refitted with 2 x (60 + 60) draws at
+    # adapt_delta 0.95 and 2 x (120 + 120) at 0.99 (too few draws for an ESS of 400), says
+    # so beside its decision, with the refit
     (line,) = [x for x in page.markdown.splitlines() if sentence in x]
     assert fit.diagnostics.problems  # the case this test is for
     assert line.endswith(
         f" ({pair.hierarchical_refit}; the refit fails them too: "
         f"{'; '.join(fit.diagnostics.problems)})"
     )
-    assert pair.hierarchical_refit.startswith("refit 1 of 1 (warmup 60, draws 60, adapt_delta")
+    assert pair.hierarchical_refit.startswith(
+        "refit 2 of 2 (warmup 120, draws 120, adapt_delta 0.99)"
+    )
     # the estimate of the mean difference over data sets, and the predictive masses
     low, high = np.quantile(fit.delta0, [0.025, 0.975])
     assert (
@@ -1252,7 +1255,8 @@ def test_the_hierarchical_line_gives_its_errors_its_refit_and_its_noisy_data_set
     pytest.importorskip("httpstan")
     # b a copy of a on d1 and d4: their fold differences are all 0, and the fit adds noise
     # from the rope to them; 2 chains x (20 + 20) cannot pass the diagnostics, so the fit
-    # is run again with twice the warm-up and draws and adapt_delta 0.95
+    # is run again with twice the warm-up and draws and adapt_delta 0.95, then twice that
+    # at 0.99
     table = _table(q=6, learners=(("a", 0.02), ("b", 0.0)))
     copied = table["dataset"].isin(["d1", "d4"]) & (table["learner"] == "b")
     a_rows = table[table["dataset"].isin(["d1", "d4"]) & (table["learner"] == "a")]
@@ -1262,7 +1266,7 @@ def test_the_hierarchical_line_gives_its_errors_its_refit_and_its_noisy_data_set
     fit = pair.hierarchical
     assert [pair.datasets[i] for i in fit.noisy] == ["d1", "d4"]
     assert pair.hierarchical_refit.startswith(
-        "refit 1 of 1 (warmup 40, draws 40, adapt_delta 0.95) after: "
+        "refit 2 of 2 (warmup 80, draws 80, adapt_delta 0.99) after: "
     )
     line = next(
         line

@@ -3,7 +3,8 @@
 A fit whose top-level parameters have R-hat >= 1.01, bulk or tail ESS < 400, a divergent
 transition, a tree-depth hit or a low E-BFMI (:class:`.diagnostics.HierarchicalDiagnostics`)
 is run again, up to ``refits`` times, each time with warm-up and draws multiplied by
-``refit_scale`` and NUTS's target acceptance rate raised to ``refit_adapt_delta``: more
+``refit_scale`` and NUTS's target acceptance rate raised to ``refit_adapt_delta`` (one
+rate for every refit, or one per refit: 0.95, then 0.99): more
 draws raise the ESS, a longer warm-up adapts the step size and metric better, a higher
 target acceptance rate takes smaller steps where the posterior curves sharply (fewer
 divergences). The seed of every attempt is drawn, in order, from the same random generator,
@@ -21,6 +22,7 @@ Vehtari et al. (2021), Sec. 4 (R-hat < 1.01 and ESS >= 400 as the thresholds).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,13 +75,23 @@ def check_refit_scale(value: Any, name: str) -> float:
     return scale
 
 
+def _refit_targets(value: Any) -> tuple[float, ...]:
+    """The target acceptance rates of the refits in turn: one number for every refit, or a
+    non-empty sequence of them (the last serving any further refit), each in (0, 1)."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        if not value:
+            raise ValueError("refit_adapt_delta: expected a number in (0, 1) or one per refit")
+        return tuple(check_probability(v, f"refit_adapt_delta[{i}]") for i, v in enumerate(value))
+    return (check_probability(value, "refit_adapt_delta"),)
+
+
 def fit_with_remedy(
     x: object,
     *,
     rng: np.random.Generator,
     refits: int = 1,
     refit_scale: float = 2.0,
-    refit_adapt_delta: float = 0.95,
+    refit_adapt_delta: float | Sequence[float] = 0.95,
     **settings: Any,
 ) -> tuple[HierarchicalResult, RefitRecord]:
     """Fit the hierarchical model; refit with more warm-up, draws and ``adapt_delta`` on failure.
@@ -94,8 +106,10 @@ def fit_with_remedy(
         Largest number of refits after a failed first fit (0: never refit).
     refit_scale : float
         Factor (>= 1) applied to warm-up and draws at each refit (cumulatively).
-    refit_adapt_delta : float
-        Target acceptance rate of the refits, in (0, 1); never below the first fit's.
+    refit_adapt_delta : float or sequence of float
+        Target acceptance rate of the refits, in (0, 1): one for every refit, or one per
+        refit in turn (the last one for any refit beyond them); never below the previous
+        attempt's.
     **settings
         Keyword arguments of :func:`~.fit.fit_hierarchical` other than ``x`` and
         ``seed`` (``rho``, ``rope``, ``scale``, ``chains``, ``warmup``, ``draws``,
@@ -116,7 +130,7 @@ def fit_with_remedy(
     """
     refits = check_int(refits, "refits", minimum=0)
     refit_scale = check_refit_scale(refit_scale, "refit_scale")
-    refit_adapt_delta = check_probability(refit_adapt_delta, "refit_adapt_delta")
+    targets = _refit_targets(refit_adapt_delta)
     if "seed" in settings:
         raise ValueError("settings: 'seed' is drawn from rng; do not pass it")
     current = dict(settings)
@@ -134,7 +148,8 @@ def fit_with_remedy(
             break
         current["warmup"] = int(round(current.get("warmup", 1000) * refit_scale))
         current["draws"] = int(round(current.get("draws", 1000) * refit_scale))
-        current["adapt_delta"] = max(refit_adapt_delta, current.get("adapt_delta", 0.8))
+        target = targets[min(attempt, len(targets) - 1)]  # this refit's, or the last one
+        current["adapt_delta"] = max(target, current.get("adapt_delta", 0.8))
     remedy = ""
     if attempt > 0:
         remedy = (

@@ -451,8 +451,10 @@ def _hierarchical_line(pairs: list, s: Settings) -> str:
         "delta0 ~ U(-max|x|, max|x|) over the pair's fold differences (the authors' code; "
         "the paper writes U(-1, 1)), "
         f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; a fit failing its "
-        f"diagnostics is run once more with {s.refit_scale:g} times both and adapt_delta "
-        f"{s.refit_adapt_delta:g}), Stan runner '{fits[0].runner}'; diagnostics of "
+        f"diagnostics is run again, up to {s.refits} times, each time with {s.refit_scale:g} "
+        "times both, at adapt_delta "
+        f"{', then '.join(f'{a:g}' for a in s.refit_adapt_delta)}), Stan runner "
+        f"'{fits[0].runner}'; diagnostics of "
         f"{', '.join(fits[0].diagnostics.rhat)} over {len(fits)} fit{'s' * (len(fits) > 1)}: "
         f"max R-hat {worst_rhat:.4f}, min bulk ESS {min_ess:.0f}, {divergences} divergent "
         "transitions" + (f"; warnings: {', '.join(problems)}" if problems else "; no warnings")
