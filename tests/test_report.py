@@ -7,7 +7,7 @@ import json
 import os
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -286,7 +286,6 @@ def test_report_says_when_ties_make_the_friedman_statistic_conservative():
 
 
 def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):
-    from dataclasses import replace
 
     from cvcompare.plots import cd_diagram
 
@@ -849,6 +848,15 @@ def test_heat_maps_keep_the_hierarchical_model_and_mark_its_unfitted_pairs(monke
     assert np.isnan(better[missing]).all()
     assert md.count("from the hierarchical model; cells marked 'not fitted' are pairs the") == 2
     assert "(rf vs rf2; see their sections)" in md
+    # a fit that failed its diagnostics is named in the captions (here none did, so one is
+    # made to)
+    assert "failed their sampler diagnostics" not in md
+    fit = rf_svm.hierarchical
+    failing = replace(fit, diagnostics=replace(fit.diagnostics, problems=("1 divergent",)))
+    pairs = [replace(p, hierarchical=failing) if p is rf_svm else p for p in results.pairs]
+    captions = [c for _, c, _ in figures.heatmap_figures(replace(results, pairs=pairs))]
+    end = "; the fits of rf vs svm failed their sampler diagnostics (see their sections)."
+    assert len(captions) == 2 and all(c.endswith(end) for c in captions)
     # the table of results: a hierarchical row for each fitted pair, with its errors
     frame = results.to_frame().set_index(["first", "second", "test"])
     assert ("rf", "rf2", "hierarchical") not in frame.index

@@ -240,6 +240,13 @@ def heatmap_figures(results: ComparisonResults) -> list[tuple[str, str, bytes]]:
             + ", ".join(f"{p.first} vs {p.second}" for p in skipped)
             + "; see their sections)"
         )
+    failed = [p for p in results.pairs if p.hierarchical and p.hierarchical.diagnostics.problems]
+    if failed:
+        why += (
+            "; the fits of "
+            + ", ".join(f"{p.first} vs {p.second}" for p in failed)
+            + " failed their sampler diagnostics (see their sections)"
+        )
     figs = []
     for column, name, what in (
         (2, "heatmap-better.png", "P(row learner practically better than column learner)"),
