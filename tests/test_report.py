@@ -286,7 +286,6 @@ def test_report_says_when_ties_make_the_friedman_statistic_conservative():
 
 
 def test_report_takes_rank_differences_and_cliques_from_the_nemenyi_result(small, monkeypatch):
-
     from cvcompare.plots import cd_diagram
 
     _, results, _ = small
