@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -1463,3 +1464,61 @@ def test_the_page_gives_each_learner_s_mean_score_and_spread_on_each_data_set(sm
         + " |"
     )
     assert row in page.markdown
+
+
+def test_one_data_set_of_constant_large_raw_differences_is_drawn():
+    # a difference of 1000 on every fold: the t-test's posterior is a point mass, drawn on a
+    # narrow grid about it, which was narrower than double precision's spacing at 1000
+    # (repeated points, refused by the density plot)
+    rows = [
+        row
+        for f in range(10)
+        for row in (("a", "d0", f, 5000.0 + 7 * f), ("b", "d0", f, 4000.0 + 7 * f))
+    ]
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    results = compare_learners(table, scale="raw", rope=(-10.0, 10.0), hierarchical=False, rho=0.1)
+    assert results.pairs[0].ttests[0][1].is_point_mass
+    assert "a-b-ttest-density.png" in build_report(results).figures
+
+
+def test_percentages_of_the_chosen_learners_below_one_are_judged_with_the_whole_table():
+    # error rates in percent: a and b below 1% everywhere, c at 5-20%; comparing a and b
+    # alone out of the table takes them as percentages, as fold_differences does; a table
+    # of a and b alone is refused (they look like fractions), naming the way to give them
+    gen = np.random.default_rng(2)
+    rows = [
+        (learner, f"d{d}", f, float(gen.uniform(*bounds)))
+        for d in range(6)
+        for f in range(10)
+        for learner, bounds in (("a", (0.1, 0.9)), ("b", (0.1, 0.9)), ("c", (5, 20)))
+    ]
+    table = pd.DataFrame(rows, columns=["learner", "dataset", "fold", "score"])
+    options = {"scale": "percent", "higher_is_better": False, "hierarchical": False}
+    results = compare_learners(table, learners=["a", "b"], n_samples=N, **options)
+    x, _ = fold_differences(table, "a", "b", scale="percent", higher_is_better=False)
+    np.testing.assert_array_equal(results.pairs[0].x, x)
+    two = table[table["learner"] != "c"]
+    for call in (
+        lambda: compare_learners(two, n_samples=N, **options),
+        lambda: fold_differences(two, "a", "b", scale="percent"),
+    ):
+        with pytest.raises(ValueError, match="percentages that all lie below 1 .* scale='raw'"):
+            call()
+
+
+def test_a_fit_s_warnings_name_its_pair_also_when_the_fit_then_fails(monkeypatch):
+    from cvcompare.report import analysis
+
+    real = analysis.run_test
+
+    def warns_then_fails(test, *args):
+        if test != "hierarchical":
+            return real(test, *args)
+        warnings.warn("first fit: R-hat 1.2", UserWarning, stacklevel=1)
+        raise RuntimeError("the sampler stopped")
+
+    monkeypatch.setattr(analysis, "run_test", warns_then_fails)
+    table = _table(q=3, learners=(("a", 0.02), ("b", 0.0)))
+    with pytest.warns(UserWarning, match="^a vs b: first fit: R-hat 1.2$"):
+        with pytest.raises(RuntimeError, match="the sampler stopped"):
+            compare_learners(table, n_samples=N)

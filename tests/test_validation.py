@@ -1,5 +1,7 @@
 """Shared input checks name the argument and say what was expected."""
 
+import copy
+import pickle
 import re
 
 import numpy as np
@@ -101,6 +103,12 @@ def test_raw_values_beyond_what_their_squares_hold_are_refused(tmp_path):
         }
     ).to_csv(path, index=False)
     with pytest.raises(ValueError, match="column 'score': raw values must be 0 or of magnitude"):
+        read_csv_scores(path, scale="raw")
+    # scores are held to half the limit: their differences (up to 1.8e150 here) stay within it
+    path.write_text(path.read_text().replace("1e+200", "9e+149").replace("2e+200", "-9e+149"))
+    with pytest.raises(
+        ValueError, match="column 'score': raw values .* and 5e\\+149, .* found 9e\\+149"
+    ):
         read_csv_scores(path, scale="raw")
 
 
@@ -430,3 +438,24 @@ def test_results_arrays_are_read_only_and_the_callers_arrays_are_not():
                 array[0] = 5
             assert not array.flags.writeable, (name, field)
     assert x.flags.writeable and rows.flags.writeable and scores.flags.writeable
+    # and so they stay when pickled (as the workflow's results are) or deep-copied
+    for result in results.values():
+        for copied in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+            arrays = [v for v in vars(copied).values() if isinstance(v, np.ndarray)]
+            assert arrays and not any(a.flags.writeable for a in arrays)
+
+
+def test_flags_of_the_runner_and_the_progress_bar_are_checked_as_bools():
+    from cvcompare.hierarchical.runners import NativeRunner
+
+    for name in ("stan_transition", "hand_written_gradient"):
+        with pytest.raises(TypeError, match=f"^{name}: expected True or False, got 'no'"):
+            NativeRunner(**{name: "no"})
+    assert NativeRunner(stan_transition=np.True_).stan_transition is True
+    table = pd.DataFrame(
+        [(k, "d0", f, 0.8 + 0.01 * f + 0.02 * (k == "a")) for k in "ab" for f in range(10)],
+        columns=["learner", "dataset", "fold", "score"],
+    )
+    compare_learners(table, hierarchical=False, progress=np.False_, n_samples=100)
+    with pytest.raises(TypeError, match="^progress: expected True, False or None, got 1"):
+        compare_learners(table, hierarchical=False, progress=1, n_samples=100)

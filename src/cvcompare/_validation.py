@@ -314,15 +314,15 @@ non-zero one): the t-tests square the differences, and squares of magnitudes bey
 ``1e154`` overflow double precision (below ``1e-154`` they lose digits)."""
 
 
-def _check_raw_magnitude(arr: np.ndarray, name: str) -> None:
-    """Refuse raw values that are neither 0 nor of a magnitude within
-    [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`]."""
+def _check_raw_magnitude(arr: np.ndarray, name: str, limit: float = RAW_LIMIT) -> None:
+    """Refuse raw values that are neither 0 nor of a magnitude within [1 / :data:`RAW_LIMIT`,
+    ``limit``]."""
     magnitude = np.abs(arr)
-    odd = magnitude[(magnitude > RAW_LIMIT) | ((magnitude > 0) & (magnitude < 1 / RAW_LIMIT))]
+    odd = magnitude[(magnitude > limit) | ((magnitude > 0) & (magnitude < 1 / RAW_LIMIT))]
     if odd.size:
         raise ValueError(
             f"{name}: raw values must be 0 or of magnitude between {1 / RAW_LIMIT:g} and "
-            f"{RAW_LIMIT:g}, whose squares double precision holds, found {odd[0]:g}; "
+            f"{limit:g}, whose squares double precision holds, found {odd[0]:g}; "
             "give them in another unit"
         )
 
@@ -389,7 +389,8 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
         ``"fraction"``: accuracies in [0, 1]; ``"percent"``: in [0, 100], and not all of
         them in [0, 1] (those are fractions, which a division by 100 would shrink
         silently); ``"raw"``: any score 0 or of a magnitude within
-        [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT`].
+        [1 / :data:`RAW_LIMIT`, :data:`RAW_LIMIT` / 2] (so that differences stay within
+        :data:`RAW_LIMIT`).
 
     Raises
     ------
@@ -397,8 +398,8 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
         If a score lies outside the range of ``scale``, or, for ``"percent"``, all of them
         lie in [0, 1].
     """
-    if scale == "raw":
-        _check_raw_magnitude(scores, name)
+    if scale == "raw":  # half the limit: the differences of two scores stay within it
+        _check_raw_magnitude(scores, name, RAW_LIMIT / 2)
         return
     top = 1 if scale == "fraction" else 100
     outside = (scores < 0) | (scores > top)
@@ -411,7 +412,8 @@ def check_score_scale(scores: np.ndarray, name: str, scale: str) -> None:
     if scale == "percent" and np.all(scores <= 1):
         raise ValueError(
             f"{name} holds only values in [0, 1] although scale='percent'; these look like "
-            "fractions (scale='fraction')"
+            "fractions (scale='fraction'); percentages that all lie below 1 (error rates "
+            "under 1%) are given as scale='raw', with the rope in percentage points"
         )
 
 

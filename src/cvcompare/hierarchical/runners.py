@@ -85,7 +85,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cvcompare._validation import check_choice
+from cvcompare._validation import check_bool, check_choice
 
 from . import native
 from .cache import (
@@ -547,13 +547,14 @@ class NativeRunner(StanRunner):
         package = self.code == program_code()
         if hand_written_gradient is None:
             hand_written_gradient = package
+        hand_written_gradient = check_bool(hand_written_gradient, "hand_written_gradient")
         if hand_written_gradient and not package:
             raise ValueError(
                 "hand_written_gradient: the hand-written gradient is that of the package's "
                 "hierarchical.stan; another program needs Stan's autodiff"
             )
-        self.hand_written_gradient = bool(hand_written_gradient)
-        self.stan_transition = bool(stan_transition)
+        self.hand_written_gradient = hand_written_gradient
+        self.stan_transition = check_bool(stan_transition, "stan_transition")
 
     def version(self) -> str:
         """The versions of Stan (its headers installed by httpstan) and of httpstan.

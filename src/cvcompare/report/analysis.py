@@ -730,7 +730,7 @@ def compare_learners(
     sub, chosen = select_learners(table, learners)
     higher_is_better = check_bool(higher_is_better, "higher_is_better")
     hierarchical = check_bool(hierarchical, "hierarchical")
-    if progress is not None and not isinstance(progress, bool):
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress: expected True, False or None, got {progress!r}")
     if not isinstance(source, str):
         raise TypeError(f"source: expected the input's name as a string, got {source!r}")
@@ -739,12 +739,14 @@ def compare_learners(
             f"reading: expected a tuple of command-line options (strings), got {reading!r}"
         )
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    scores = check_array(sub["score"].to_numpy(), "table: column 'score'")
+    # the scale is judged on the whole table, as fold_differences judges it (the chosen
+    # learners' percentages may all lie below 1, as error rates below 1%)
+    scores = check_array(table["score"].to_numpy(), "table: column 'score'")
     check_score_scale(scores, "table: column 'score'", scale)
     # the first pair's folds are paired before their number sets the default rho (the
     # other pairs' are, as they are analysed)
     x, _ = fold_differences(
-        sub, chosen[0], chosen[1], higher_is_better=higher_is_better, scale=scale
+        table, chosen[0], chosen[1], higher_is_better=higher_is_better, scale=scale
     )
     if x.shape[1] < 2:
         raise ValueError(
@@ -766,7 +768,7 @@ def compare_learners(
         draws=check_int(draws, "draws", minimum=4),
         zero_method=check_choice(zero_method, "zero_method", tuple(WILCOXON_ZEROS)),
     )
-    pairs = [_analyse_pair(sub, a, b, settings) for a, b in itertools.combinations(chosen, 2)]
+    pairs = [_analyse_pair(table, a, b, settings) for a, b in itertools.combinations(chosen, 2)]
     if hierarchical and pairs[0].q >= 2:
         pairs = _fit_hierarchical(pairs, settings, progress)
     pairs = _with_holm(pairs, settings.zero_method)
@@ -816,18 +818,21 @@ def _fit_hierarchical(
         if not has_scale(pair.x):
             fitted.append(replace(pair, hierarchical_skipped=_NO_SCALE))
             continue
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            fit, record = run_test(
-                "hierarchical", pair.x, pair.sizes, settings, pair.first, pair.second
-            )
-        for warning in caught:  # a fit that failed its diagnostics: which pair's
-            warnings.warn_explicit(
-                f"{pair.first} vs {pair.second}: {warning.message}",
-                warning.category,
-                warning.filename,
-                warning.lineno,
-            )
+        caught: list = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                fit, record = run_test(
+                    "hierarchical", pair.x, pair.sizes, settings, pair.first, pair.second
+                )
+        finally:  # a fit that failed its diagnostics: which pair's (even if one then fails)
+            for warning in caught:
+                warnings.warn_explicit(
+                    f"{pair.first} vs {pair.second}: {warning.message}",
+                    warning.category,
+                    warning.filename,
+                    warning.lineno,
+                )
         fitted.append(replace(pair, hierarchical=fit, hierarchical_refit=record.remedy))
     return fitted
 

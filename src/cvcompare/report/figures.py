@@ -74,8 +74,15 @@ def _density_grid(pair: PairResult, rope) -> np.ndarray:
     fit = pair.hierarchical
     low = min(fit.next_dataset_quantile(_PREDICTIVE_RANGE[0]), rope[0], float(pair.means.min()))
     high = max(fit.next_dataset_quantile(_PREDICTIVE_RANGE[1]), rope[1], float(pair.means.max()))
-    margin = 0.05 * max(high - low, 1e-12)
+    margin = 0.05 * max(high - low, _least_width(low, high))
     return np.linspace(low - margin, high + margin, 400)
+
+
+def _least_width(*points: float) -> float:
+    """The narrowest a grid of 400 points about ``points`` may be: a millionth of a
+    millionth of their size (at least 1e-12), wide enough for increasing points in double
+    precision, whose spacing is about 2.2e-16 of the size."""
+    return 1e-12 * max(1.0, *(abs(p) for p in points))
 
 
 def pair_figures(
@@ -88,7 +95,7 @@ def pair_figures(
     rope = settings.rope
     if pair.q == 1:
         post = pair.ttests[0][1]
-        sd = max(post.scale_, 1e-12)
+        sd = max(post.scale_, _least_width(post.loc))  # a point mass: a narrow grid
         grid = np.linspace(post.loc - 5 * sd, post.loc + 5 * sd, 400)
         dens = post.distribution.pdf(grid) if not post.is_point_mass else np.zeros_like(grid)
         ax = plot_posterior_density(

@@ -38,6 +38,11 @@ class ReadOnlyArrays:
                 view.flags.writeable = False
                 object.__setattr__(self, field.name, view)
 
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled or deep-copied (which do not call ``__post_init__``): read-only again."""
+        self.__dict__.update(state)
+        self.__post_init__()
+
 
 def region_counts(values: np.ndarray, rope: tuple[float, float]) -> np.ndarray:
     """How many of ``values`` (along the first axis) lie left of, inside and right of the
