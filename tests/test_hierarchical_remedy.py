@@ -98,6 +98,8 @@ def test_each_refit_takes_the_next_target_acceptance_rate_and_the_last_serves_be
     assert [a for a, _, _ in seen] == [0.8, 0.9, 0.9]
     seen, _ = runs(refits=1, refit_adapt_delta=[0.5])  # below the first fit's 0.8: kept
     assert [a for a, _, _ in seen] == [0.8, 0.8]
+    seen, _ = runs(refits=2, refit_adapt_delta=np.array([0.9, 0.97]))  # an array too
+    assert [a for a, _, _ in seen] == [0.8, 0.9, 0.97]
 
 
 @pytest.mark.parametrize(

@@ -415,8 +415,8 @@ def test_lower_is_better_mirrors_negated_scores():
     # the mean scores are the raw ones: the losses' are the negated scores' with their sign,
     # and so are those of each data set (their standard deviations the same)
     assert a.mean_scores == tuple(-m for m in b.mean_scores)
-    pd.testing.assert_frame_equal(a.dataset_scores["mean"], -b.dataset_scores["mean"])
-    pd.testing.assert_frame_equal(a.dataset_scores["sd"], b.dataset_scores["sd"])
+    np.testing.assert_array_equal(a.dataset_means, -b.dataset_means)
+    np.testing.assert_array_equal(a.dataset_sds, b.dataset_sds)
     strip = re.compile(
         r"lower is better|higher is better|lower scores are better| --lower-is-better|"
         r" \(the scores being losses, the second learner's score minus the first's\)|"
@@ -911,21 +911,22 @@ def test_report_with_hierarchical_model_and_diagnostics(capsys, monkeypatch):
     # so beside its decision, with the refit
     (line,) = [x for x in page.markdown.splitlines() if sentence in x]
     assert fit.diagnostics.problems  # the case this test is for
-    assert line.endswith(
+    assert (
         f" ({pair.hierarchical_refit}; the refit fails them too: "
-        f"{'; '.join(fit.diagnostics.problems)})"
+        f"{'; '.join(fit.diagnostics.problems)}); mean difference over data sets" in line
     )
     assert pair.hierarchical_refit.startswith(
         "refit 2 of 2 (warmup 120, draws 120, adapt_delta 0.99)"
     )
     # the estimate of the mean difference over data sets, and the predictive masses
     low, high = np.quantile(fit.delta0, [0.025, 0.975])
-    assert (
+    assert line.endswith(
         f"; mean difference over data sets (delta0): {np.mean(fit.delta0):+.3g}, 95% credible "
-        f"interval {low:+.3g} to {high:+.3g}; the next data set's difference lies left of, "
-        "in or right of the rope with predictive probability "
-        + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses) + " ("
-        in line
+        f"interval {low:+.3g} to {high:+.3g}; predictive probability that the next data set's "
+        "difference lies left of, in or right of the rope: "
+        + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
+        + " (the decision rests instead on the shares of posterior draws under which each "
+        "region is the most probable)"
     )
     # and in the table of decisions, and among the settings under its pair's name
     assert f"| {short_decision('a', 'b', fit, 0.95)} (diagnostics failed) |" in page.markdown
@@ -1449,11 +1450,15 @@ def test_the_page_gives_each_learner_s_mean_score_and_spread_on_each_data_set(sm
     table, results, page = small
     grouped = table.groupby(["dataset", "learner"])["score"]
     means, sds = grouped.mean().unstack(), grouped.std().unstack()
-    got = results.dataset_scores
-    assert list(got["mean"].columns) == results.learners == ["rf", "svm", "knn"]
-    for name in ("mean", "sd"):
-        expected = (means if name == "mean" else sds).loc[got.index, results.learners]
-        np.testing.assert_allclose(got[name].to_numpy(), expected.to_numpy(), rtol=1e-12)
+    assert results.learners == ["rf", "svm", "knn"]
+    for got, expected in ((results.dataset_means, means), (results.dataset_sds, sds)):
+        expected = expected.loc[results.datasets, results.learners].to_numpy()
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        with pytest.raises(ValueError, match="read-only"):
+            got[0, 0] = 99.0
+    # results without them (built by hand) have no such table
+    bare = build_report(replace(results, dataset_means=None, dataset_sds=None)).markdown
+    assert "Mean score on each data set" not in bare
     assert (
         "<details><summary>Mean score on each data set (8), ± its standard deviation over "
         "the 10 folds</summary>" in page.markdown
@@ -1522,3 +1527,34 @@ def test_a_fit_s_warnings_name_its_pair_also_when_the_fit_then_fails(monkeypatch
     with pytest.warns(UserWarning, match="^a vs b: first fit: R-hat 1.2$"):
         with pytest.raises(RuntimeError, match="the sampler stopped"):
             compare_learners(table, n_samples=N)
+
+
+def test_rows_of_learners_not_compared_are_not_checked_but_for_the_scale():
+    # a Python caller's table whose third learner has a missing score and a repeated row:
+    # comparing the other two uses, and checks, only their rows
+    table = _table(q=4)
+    c = table[table["learner"] == "knn"]
+    broken = pd.concat([table, c.iloc[:1]]).reset_index(drop=True)
+    broken.loc[broken.index[c.index[1]], "score"] = np.nan
+    options = {"learners": ["rf", "svm"], "hierarchical": False, "n_samples": N}
+    results = compare_learners(broken, **options)
+    np.testing.assert_array_equal(results.pairs[0].x, compare_learners(table, **options).pairs[0].x)
+    with pytest.raises(ValueError, match="table: column 'score': all values must be finite"):
+        compare_learners(broken, learners=["rf", "knn"], hierarchical=False, n_samples=N)
+
+
+def test_the_settings_say_how_a_failing_fit_is_run_again_whatever_the_remedy():
+    from cvcompare.report.analysis import Settings
+    from cvcompare.report.blocks import _refits_text
+
+    base = Settings(rho=0.1, rope=(-0.01, 0.01), alpha=0.05, threshold=0.95, seed=0,
+                    n_samples=10, scale="fraction")  # fmt: skip
+    assert _refits_text(base) == (
+        "a fit failing its diagnostics is run again up to 2 times, each time with 2 times "
+        "the warm-up and draws, at adapt_delta 0.95, then 0.99"
+    )
+    once = replace(base, refits=1, refit_adapt_delta=0.9)
+    assert _refits_text(once).endswith(
+        "run again once, with 2 times the warm-up and draws, at adapt_delta 0.9"
+    )
+    assert _refits_text(replace(base, refits=0)) == "a fit failing its diagnostics is kept as it is"

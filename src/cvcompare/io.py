@@ -579,23 +579,27 @@ def fold_differences(
     ------
     ValueError
         If a learner is unknown, ``a == b``, the two learners do not share the same folds on
-        a data set, the data sets have different numbers of folds, a score is not finite or
-        not on ``scale``, a label is empty, or a (learner, dataset, fold) appears twice.
+        a data set, the data sets have different numbers of folds, a score of the two is
+        not finite, a score of the table is not on ``scale``, a label of the two is empty,
+        or a (learner, dataset, fold) of the two appears twice (the other learners' rows
+        are not used, nor checked, but for the scale).
     TypeError
-        If ``table`` is not a DataFrame, or a score is not a real number (text, booleans).
+        If ``table`` is not a DataFrame, or a score of the two learners is not a real
+        number (text, booleans).
     """
     higher_is_better = check_bool(higher_is_better, "higher_is_better")
-    _check_table(table)
     known = learners(table)
     for name, value in (("a", a), ("b", b)):
         check_learner(value, name, known)
     if a == b:
         raise ValueError(f"a, b: expected two different learners, got {a!r} twice")
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    # the whole table's scores: percentages all within [0, 1] are fractions (two learners'
-    # alone may all lie there, as error rates below 1%)
-    check_score_scale(table["score"].to_numpy(float), "table: column 'score'", scale)
     pair = table[table["learner"].isin([a, b])]
+    _check_table(pair)
+    # the scale of the whole table's scores (those that are numbers): percentages all within
+    # [0, 1] are fractions, though two learners' alone may all lie there (error rates below 1%)
+    numeric = pd.to_numeric(table["score"], errors="coerce").to_numpy(float)
+    check_score_scale(numeric, "table: column 'score'", scale)
     paired = pair.set_index(["learner", "dataset", "fold"])["score"].unstack("learner")
     if paired.isna().any().any():
         gaps = paired[paired.isna().any(axis=1)]

@@ -34,7 +34,7 @@ from .diagnostics import ConvergenceWarning
 from .fit import fit_hierarchical
 from .result import HierarchicalResult
 
-__all__ = ["RefitRecord", "fit_with_remedy"]
+__all__ = ["RefitRecord", "fit_with_remedy", "refit_rates"]
 
 
 @dataclass(frozen=True)
@@ -75,14 +75,25 @@ def check_refit_scale(value: Any, name: str) -> float:
     return scale
 
 
-def _refit_targets(value: Any) -> tuple[float, ...]:
-    """The target acceptance rates of the refits in turn: one number for every refit, or a
-    non-empty sequence of them (the last serving any further refit), each in (0, 1)."""
+def refit_rates(value: Any, refits: int) -> tuple[float, ...]:
+    """The target acceptance rates of ``refits`` refits in turn, from ``refit_adapt_delta``
+    (``value``): one number for every refit, or a non-empty sequence of them (an array too),
+    the last serving any refit beyond them; each in (0, 1).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``value`` is not such a number or sequence (naming the element at fault).
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
     if isinstance(value, Sequence) and not isinstance(value, str):
         if not value:
             raise ValueError("refit_adapt_delta: expected a number in (0, 1) or one per refit")
-        return tuple(check_probability(v, f"refit_adapt_delta[{i}]") for i, v in enumerate(value))
-    return (check_probability(value, "refit_adapt_delta"),)
+        given = [check_probability(v, f"refit_adapt_delta[{i}]") for i, v in enumerate(value)]
+    else:
+        given = [check_probability(value, "refit_adapt_delta")]
+    return tuple(given[min(i, len(given) - 1)] for i in range(refits))
 
 
 def fit_with_remedy(
@@ -130,7 +141,7 @@ def fit_with_remedy(
     """
     refits = check_int(refits, "refits", minimum=0)
     refit_scale = check_refit_scale(refit_scale, "refit_scale")
-    targets = _refit_targets(refit_adapt_delta)
+    rates = refit_rates(refit_adapt_delta, refits)
     if "seed" in settings:
         raise ValueError("settings: 'seed' is drawn from rng; do not pass it")
     current = dict(settings)
@@ -148,8 +159,7 @@ def fit_with_remedy(
             break
         current["warmup"] = int(round(current.get("warmup", 1000) * refit_scale))
         current["draws"] = int(round(current.get("draws", 1000) * refit_scale))
-        target = targets[min(attempt, len(targets) - 1)]  # this refit's, or the last one
-        current["adapt_delta"] = max(target, current.get("adapt_delta", 0.8))
+        current["adapt_delta"] = max(rates[attempt], current.get("adapt_delta", 0.8))
     remedy = ""
     if attempt > 0:
         remedy = (

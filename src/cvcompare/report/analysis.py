@@ -32,13 +32,11 @@ from tqdm import tqdm
 
 from cvcompare import __version__
 from cvcompare._validation import (
-    check_array,
     check_bool,
     check_choice,
     check_int,
     check_rho,
     check_scaled_rope,
-    check_score_scale,
     check_test_size,
     check_two_sided_threshold,
 )
@@ -310,7 +308,7 @@ class PairResult(ReadOnlyArrays):
 
 
 @dataclass(frozen=True, eq=False)
-class ComparisonResults:
+class ComparisonResults(ReadOnlyArrays):
     """The results of :func:`compare_learners`.
 
     Attributes
@@ -338,10 +336,10 @@ class ComparisonResults:
     size_range : tuple of float
         For raw scores, the smallest and the largest scale of a data set's scores
         (:func:`typical_size_range`); empty for accuracies.
-    dataset_scores : pandas.DataFrame or None
-        Each learner's mean score over the folds of each data set and their standard
-        deviation: one row per data set, columns ``(statistic, learner)`` with statistic
-        ``"mean"`` or ``"sd"``, in the scores' own unit.
+    dataset_means, dataset_sds : numpy.ndarray or None
+        Each learner's mean score over the folds of each data set, and the standard
+        deviation of those scores, shape ``(len(datasets), len(learners))`` in the order of
+        ``datasets`` and ``learners``, in the scores' own unit.
     """
 
     learners: list[str]
@@ -356,7 +354,8 @@ class ComparisonResults:
     reading: tuple[str, ...] = ()
     mean_scores: tuple[float, ...] = ()
     size_range: tuple[float, ...] = ()
-    dataset_scores: pd.DataFrame | None = None
+    dataset_means: np.ndarray | None = None
+    dataset_sds: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """Every test's result on every pair, one row per pair and test.
@@ -739,12 +738,10 @@ def compare_learners(
             f"reading: expected a tuple of command-line options (strings), got {reading!r}"
         )
     scale = check_choice(scale, "scale", ("fraction", "percent", "raw"))
-    # the scale is judged on the whole table, as fold_differences judges it (the chosen
-    # learners' percentages may all lie below 1, as error rates below 1%)
-    scores = check_array(table["score"].to_numpy(), "table: column 'score'")
-    check_score_scale(scores, "table: column 'score'", scale)
     # the first pair's folds are paired before their number sets the default rho (the
-    # other pairs' are, as they are analysed)
+    # other pairs' are, as they are analysed); fold_differences judges the scale on the
+    # whole table (the chosen learners' percentages may all lie below 1, as error rates
+    # below 1%) and checks each pair's rows
     x, _ = fold_differences(
         table, chosen[0], chosen[1], higher_is_better=higher_is_better, scale=scale
     )
@@ -794,17 +791,20 @@ def compare_learners(
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
         size_range=typical_size_range(sub) if scale == "raw" else (),
-        dataset_scores=_dataset_scores(sub, scores),
+        **_dataset_scores(sub, pairs[0].datasets, chosen),
     )
 
 
-def _dataset_scores(table: pd.DataFrame, means: pd.DataFrame) -> pd.DataFrame:
-    """Each learner's mean score (``means``: data sets x learners) and the standard
-    deviation of its scores over the folds of each data set, side by side
-    (:attr:`ComparisonResults.dataset_scores`)."""
-    sds = table.groupby(["dataset", "learner"], sort=False)["score"].std(ddof=1).unstack()
-    sds = sds.reindex(index=means.index, columns=means.columns)
-    return pd.concat({"mean": means, "sd": sds}, axis=1)
+def _dataset_scores(
+    table: pd.DataFrame, datasets: list[str], learners: list[str]
+) -> dict[str, np.ndarray]:
+    """Each learner's mean score over the folds of each data set and their standard
+    deviation (:attr:`ComparisonResults.dataset_means`, ``dataset_sds``)."""
+    grouped = table.groupby(["dataset", "learner"], sort=False)["score"]
+    return {
+        f"dataset_{name}": stat.unstack().reindex(index=datasets, columns=learners).to_numpy()
+        for name, stat in (("means", grouped.mean()), ("sds", grouped.std(ddof=1)))
+    }
 
 
 def _fit_hierarchical(

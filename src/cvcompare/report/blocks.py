@@ -20,6 +20,7 @@ import itertools
 
 import numpy as np
 
+from cvcompare.hierarchical.remedy import refit_rates
 from cvcompare.plots.posterior import difference_text
 
 from .analysis import ComparisonResults, PairResult, Settings, idp_verdict, poisson_verdict
@@ -176,28 +177,42 @@ def _heading(results: ComparisonResults) -> list[tuple]:
     ]
 
 
-def _dataset_scores(results: ComparisonResults) -> tuple:
+def _dataset_scores(results: ComparisonResults) -> list[tuple]:
     """The folded table of each learner's mean score on each data set, with the standard
-    deviation over its folds (a paper's table of results)."""
-    table = results.dataset_scores
-    means, sds = table["mean"], table["sd"]
+    deviation over its folds (a paper's table of results); none for results without them."""
+    if results.dataset_means is None or results.dataset_sds is None:
+        return []
     rows = [
         [
             str(dataset),
             *(
-                f"{m:.4g}" + (f" ± {sd:.2g}" if np.isfinite(sd) else "")
-                for m, sd in zip(means.loc[dataset], sds.loc[dataset], strict=True)
+                _score_text(m, 4) + (f" ± {_score_text(sd, 2)}" if np.isfinite(sd) else "")
+                for m, sd in zip(means, sds, strict=True)
             ),
         ]
-        for dataset in means.index
+        for dataset, means, sds in zip(
+            results.datasets, results.dataset_means, results.dataset_sds, strict=True
+        )
     ]
-    return (
-        "details",
-        f"Mean score on each data set ({len(rows)}), ± its standard deviation over the "
-        f"{results.n_folds} folds",
-        ["data set", *results.learners],
-        rows,
-    )
+    return [
+        (
+            "details",
+            f"Mean score on each data set ({len(rows)}), ± its standard deviation over the "
+            f"{results.n_folds} folds",
+            ["data set", *results.learners],
+            rows,
+        )
+    ]
+
+
+def _score_text(value: float, digits: int) -> str:
+    """A score to ``digits`` significant digits, without an exponent from 1e-4 to 1e9
+    (an RMSE of 12240.3 as 12240, not 1.224e+04)."""
+    if value == 0 or 1e-4 <= abs(value) < 1e9:
+        return np.format_float_positional(
+            value, precision=digits, unique=False, fractional=False, trim="-"
+        )
+    return f"{value:.{digits - 1}e}"
 
 
 def _how_to_read(results: ComparisonResults) -> list[tuple]:
@@ -450,14 +465,25 @@ def _hierarchical_line(pairs: list, s: Settings) -> str:
         f"Hierarchical model (Corani et al. 2017): nu prior '{fits[0].nu_prior}', "
         "delta0 ~ U(-max|x|, max|x|) over the pair's fold differences (the authors' code; "
         "the paper writes U(-1, 1)), "
-        f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; a fit failing its "
-        f"diagnostics is run again, up to {s.refits} times, each time with {s.refit_scale:g} "
-        "times both, at adapt_delta "
-        f"{', then '.join(f'{a:g}' for a in s.refit_adapt_delta)}), Stan runner "
-        f"'{fits[0].runner}'; diagnostics of "
+        f"{s.chains} chains x ({s.warmup} warm-up + {s.draws} draws; {_refits_text(s)}), "
+        f"Stan runner '{fits[0].runner}'; diagnostics of "
         f"{', '.join(fits[0].diagnostics.rhat)} over {len(fits)} fit{'s' * (len(fits) > 1)}: "
         f"max R-hat {worst_rhat:.4f}, min bulk ESS {min_ess:.0f}, {divergences} divergent "
         "transitions" + (f"; warnings: {', '.join(problems)}" if problems else "; no warnings")
+    )
+
+
+def _refits_text(s: Settings) -> str:
+    """How a hierarchical fit failing its diagnostics was run again
+    (:func:`cvcompare.hierarchical.fit_with_remedy`), in words."""
+    if s.refits == 0:
+        return "a fit failing its diagnostics is kept as it is"
+    rates = refit_rates(s.refit_adapt_delta, s.refits)
+    times = "once," if s.refits == 1 else f"up to {s.refits} times, each time"
+    return (
+        f"a fit failing its diagnostics is run again {times} with "
+        f"{s.refit_scale:g} times the warm-up and draws, at adapt_delta "
+        + ", then ".join(f"{rate:g}" for rate in rates)
     )
 
 
@@ -503,7 +529,7 @@ def _settings(results: ComparisonResults) -> list[tuple]:
 def page_blocks(results: ComparisonResults) -> tuple[list[tuple], dict[str, bytes]]:
     """The page's blocks, section after section, and its figures (PNG by file name)."""
     figures: dict[str, bytes] = {}
-    blocks = [*_heading(results), _dataset_scores(results), *_how_to_read(results)]
+    blocks = _heading(results) + _dataset_scores(results) + _how_to_read(results)
     if results.nemenyi is not None:
         blocks += _all_learners(results, figures)
     header, rows = _summary_table(results)

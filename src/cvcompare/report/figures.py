@@ -169,8 +169,9 @@ def pair_figures(
                 "predictive density of the difference on a new data set, rope shaded. Its "
                 "masses left of, in and right of the rope ("
                 + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
-                + ") are not the model's probabilities in the text, which are the shares of "
-                "posterior draws under which each region is the most probable one.",
+                + ": the predictive probabilities of the pair's line) are not those the "
+                "decision rests on, which are the shares of posterior draws under which each "
+                "region is the most probable one.",
                 _png(ax),
             )
         )

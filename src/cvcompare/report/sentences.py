@@ -170,9 +170,10 @@ def _estimates_text(fit) -> str:
     masses = ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
     return (
         f"; mean difference over data sets (delta0): {signed_text(float(np.mean(fit.delta0)))}, "
-        f"95% credible interval {signed_text(float(low))} to {signed_text(float(high))}; the next "
-        f"data set's difference lies left of, in or right of the rope with predictive "
-        f"probability {masses}"
+        f"95% credible interval {signed_text(float(low))} to {signed_text(float(high))}; "
+        f"predictive probability that the next data set's difference lies left of, in or "
+        f"right of the rope: {masses} (the decision rests instead on the shares of posterior "
+        "draws under which each region is the most probable)"
     )
 
 
@@ -341,8 +342,8 @@ def pair_lines(pair: PairResult, settings, n_pairs: int) -> list[str]:
             "Hierarchical model (next data set): "
             + bayes_sentence(a, b, fit, rope, thr)
             + f" (posterior-sampling standard errors: {_errors_text(fit)})"
-            + _estimates_text(fit)
             + _diagnostics_text(fit.diagnostics.problems, pair.hierarchical_refit)
+            + _estimates_text(fit)
             + noisy_note([pair.datasets[i] for i in fit.noisy])
         )
     elif pair.hierarchical_skipped:
