@@ -569,8 +569,11 @@ def test_tables_built_in_code_are_checked_like_files(tmp_path):
         no_label = table.assign(fold=table["fold"].where(table.index != 1))
         with pytest.raises(ValueError, match="^table: learner, dataset and fold must not be empty"):
             call(no_label)
-        with pytest.raises(ValueError, match="^table: column 'score': expected a non-empty array"):
-            call(table.iloc[:0])
+    # an empty table: no score to rank, no learner to pair
+    with pytest.raises(ValueError, match="^table: column 'score': expected a non-empty array"):
+        mean_score_matrix(table.iloc[:0])
+    with pytest.raises(ValueError, match=r"^a: unknown learner 'rf'; the table has \[\]"):
+        fold_differences(table.iloc[:0], "rf", "svm")
 
 
 def test_an_empty_csv_file_is_named_as_empty(tmp_path):
