@@ -791,20 +791,17 @@ def compare_learners(
         reading=tuple(reading),
         mean_scores=tuple(map(float, scores.mean(axis=0))),
         size_range=typical_size_range(sub) if scale == "raw" else (),
-        **_dataset_scores(sub, pairs[0].datasets, chosen),
+        dataset_means=scores.reindex(pairs[0].datasets).to_numpy(),
+        dataset_sds=_dataset_sds(sub, scores.reindex(pairs[0].datasets)),
     )
 
 
-def _dataset_scores(
-    table: pd.DataFrame, datasets: list[str], learners: list[str]
-) -> dict[str, np.ndarray]:
-    """Each learner's mean score over the folds of each data set and their standard
-    deviation (:attr:`ComparisonResults.dataset_means`, ``dataset_sds``)."""
-    grouped = table.groupby(["dataset", "learner"], sort=False)["score"]
-    return {
-        f"dataset_{name}": stat.unstack().reindex(index=datasets, columns=learners).to_numpy()
-        for name, stat in (("means", grouped.mean()), ("sds", grouped.std(ddof=1)))
-    }
+def _dataset_sds(table: pd.DataFrame, means: pd.DataFrame) -> np.ndarray:
+    """The standard deviation of each learner's scores over the folds of each data set, in
+    the order of ``means`` (data sets x learners, :func:`mean_score_matrix`'s):
+    :attr:`ComparisonResults.dataset_sds`."""
+    sds = table.groupby(["dataset", "learner"], sort=False)["score"].std(ddof=1).unstack()
+    return sds.reindex(index=means.index, columns=means.columns).to_numpy()
 
 
 def _fit_hierarchical(

@@ -25,6 +25,7 @@ from cvcompare.plots.posterior import (
 )
 
 from .analysis import ComparisonResults, PairResult
+from .sentences import masses_text
 
 #: Draws shown in a simplex plot (the first ones; the probabilities use all of them).
 _SIMPLEX_POINTS = 5000
@@ -167,11 +168,10 @@ def pair_figures(
                 f"{slug}-hierarchical-density.png",
                 "Hierarchical model: posterior "
                 "predictive density of the difference on a new data set, rope shaded. Its "
-                "masses left of, in and right of the rope ("
-                + ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
-                + ": the predictive probabilities of the pair's line) are not those the "
-                "decision rests on, which are the shares of posterior draws under which each "
-                "region is the most probable one.",
+                f"masses left of, in and right of the rope ({masses_text(fit)}: the "
+                "predictive probabilities of the pair's line) are not those the decision "
+                "rests on, which are the shares of posterior draws under which each region is "
+                "the most probable one.",
                 _png(ax),
             )
         )

@@ -19,6 +19,7 @@ __all__ = [
     "NOISE_FROM_ROPE",
     "SCALE_SPREAD",
     "bayes_sentence",
+    "masses_text",
     "no_rope",
     "noisy_note",
     "pair_lines",
@@ -167,14 +168,20 @@ def _estimates_text(fit) -> str:
     its 95% credible interval, and the predictive probabilities of the next data set's
     difference lying left of, in and right of the rope (Corani et al. 2017, Sec. 3.2)."""
     low, high = np.quantile(fit.delta0, [0.025, 0.975])
-    masses = ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
     return (
         f"; mean difference over data sets (delta0): {signed_text(float(np.mean(fit.delta0)))}, "
         f"95% credible interval {signed_text(float(low))} to {signed_text(float(high))}; "
         f"predictive probability that the next data set's difference lies left of, in or "
-        f"right of the rope: {masses} (the decision rests instead on the shares of posterior "
-        "draws under which each region is the most probable)"
+        f"right of the rope: {masses_text(fit)} (the decision rests instead on the shares of "
+        "posterior draws under which each region is the most probable)"
     )
+
+
+def masses_text(fit) -> str:
+    """A hierarchical fit's predictive probabilities of the next data set's difference lying
+    left of, in and right of the rope, as the line and the density figure's caption give
+    them."""
+    return ", ".join(f"{m:.3f}" for m in fit.next_dataset_masses)
 
 
 def signed_text(value: float) -> str:

@@ -319,7 +319,7 @@ def friedman_test(
         ff_pvalue=float(stats.f.sf(ff, df1, df2)),
         ff_critical_value=float(stats.f.ppf(1.0 - alpha, df1, df2)),
         alpha=alpha,
-        tie_correction=bool(tie_correction),
+        tie_correction=tie_correction,
         avg_ranks=avg_ranks,
         ranks=ranks,
         n_datasets=n,
